@@ -1,0 +1,41 @@
+# Two commands for a new user: `make run` and `make test`. Each sets up .venv itself.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8501
+
+.PHONY: run test bench train export eval dataset clean
+
+$(VENV)/.runtime: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.test: $(VENV)/.runtime
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+$(VENV)/.train: $(VENV)/.runtime
+	$(PY) -m pip install -q -e '.[test,train]'
+	touch $@
+
+run: $(VENV)/.runtime
+	$(VENV)/bin/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
+
+test: $(VENV)/.test
+	$(PY) -m pytest
+
+bench: $(VENV)/.runtime
+	$(VENV)/bin/taiscore bench --hands 10000
+
+train: $(VENV)/.train
+	$(PY) -m vision.training.train $(ARGS)
+
+export: $(VENV)/.train
+	$(PY) -m vision.training.export $(ARGS)
+
+eval: $(VENV)/.runtime
+	$(VENV)/bin/taiscore eval $(ARGS)
+
+clean:
+	rm -rf $(VENV) work

@@ -1,0 +1,66 @@
+"""Join the real labelled photos (Roboflow `chinese-mahjong-detection` v4, CC BY 4.0)
+to our class order without copying them into the repository: images are linked,
+labels rewritten as boxes in our 43-class order.
+
+Class remap (their `data.yaml` names -> our codes): sc1..sc9 -> 1m..9m,
+sd1..sd9 -> 1p..9p, sb1..sb9 -> 1s..9s, hwe hws hww hwn -> 1z 2z 3z 4z,
+hdw hdg hdr -> 5z 6z 7z, bs1..bs4 (seasons) -> 1f..4f, bf1..bf4 (flowers) -> 5f..8f.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from vision.classes import INDEX
+
+SOURCE = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "chinese-mahjong-detection"
+THEIR_NAMES = (
+    "bs1 sc1 sd1 sb1 hwe bs2 sc2 sd2 sb2 hws bs3 sc3 sd3 sb3 hww bs4 sc4 sd4 sb4 hwn "
+    "bf1 sc5 sd5 sb5 hdw bf2 sc6 sd6 sb6 hdg bf3 sc7 sd7 sb7 hdr bf4 sc8 sd8 sb8 sc9 sd9 sb9"
+).split()
+_SUIT = {"sc": "m", "sd": "p", "sb": "s"}
+_HONOUR = {"hwe": "1z", "hws": "2z", "hww": "3z", "hwn": "4z", "hdw": "5z", "hdg": "6z", "hdr": "7z"}
+
+
+def our_code(name: str) -> str:
+    if name in _HONOUR:
+        return _HONOUR[name]
+    if name[:2] in _SUIT:
+        return name[2] + _SUIT[name[:2]]
+    n = int(name[2])
+    return f"{n}f" if name[:2] == "bs" else f"{n + 4}f"
+
+
+REMAP = [INDEX[our_code(n)] for n in THEIR_NAMES]
+
+
+def convert_line(line: str) -> str | None:
+    """One label line (box or polygon) to a box line in our classes."""
+    parts = line.split()
+    if len(parts) < 5:
+        return None
+    cls, coords = REMAP[int(parts[0])], [float(v) for v in parts[1:]]
+    if len(coords) > 4:  # polygon: x1 y1 x2 y2 ... -> its bounding box
+        xs, ys = coords[0::2], coords[1::2]
+        x1, x2, y1, y2 = min(xs), max(xs), min(ys), max(ys)
+        coords = [(x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1]
+    return f"{cls} " + " ".join(f"{v:.6f}" for v in coords)
+
+
+def build(out: Path, source: Path = SOURCE) -> dict[str, Path]:
+    """Write `out/{train,valid}/{images,labels}`; returns the image folder per split."""
+    splits = {}
+    for split in ("train", "valid"):
+        images, labels = out / split / "images", out / split / "labels"
+        images.mkdir(parents=True, exist_ok=True)
+        labels.mkdir(parents=True, exist_ok=True)
+        for img in sorted((source / split / "images").iterdir()):
+            link = images / img.name
+            if not link.exists():
+                os.symlink(img, link)
+            src = source / split / "labels" / (img.stem + ".txt")
+            lines = [c for raw in src.read_text().splitlines() if (c := convert_line(raw))] if src.exists() else []
+            (labels / (img.stem + ".txt")).write_text("\n".join(lines) + ("\n" if lines else ""))
+        splits[split] = images
+    return splits

@@ -1,0 +1,131 @@
+"""Rule sets are data: a table of items (pattern, value, what it replaces) plus
+house options. A new rule set is a JSON file in `rulesets/` and at most a few new
+patterns."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .hand import HandError, Stakes
+from .patterns import PATTERNS, Pattern
+
+RULESET_DIR = Path(__file__).parent / "rulesets"
+
+
+class RulesetError(HandError):
+    """Unknown rule set or option: the caller asked for rules we do not have."""
+
+
+@dataclass(frozen=True)
+class ItemRule:
+    id: str
+    name: str
+    name_en: str
+    value: int
+    pattern: Pattern
+    replaces: tuple[str, ...] = ()
+    dealer: bool = False  # 莊家/連莊: added only to payments that involve the dealer
+    needs_hand: bool = True  # False: also scores a flower win without five sets and a pair
+    alone: bool = False  # when it applies, no other hand item counts (七搶一)
+    option: str | None = None  # the house option that switches it on
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: Any
+    doc: str
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    name: str
+    seed: str
+    unit: str
+    stakes: Stakes
+    minimum: int
+    streak_on_draw: str  # "up", "same" or "none": what a draw does to the dealer streak
+    rounds: int
+    events: Mapping[str, str | None]  # event -> option it needs (None: always known)
+    options: Mapping[str, Option]
+    items: tuple[ItemRule, ...]
+
+    def resolve_options(self, given: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Defaults overridden by the table's choices; an unknown option is refused."""
+        unknown = sorted(set(given) - set(self.options))
+        if unknown:
+            known = ", ".join(self.options) or "none"
+            raise RulesetError(f"unknown option(s) {', '.join(unknown)} for rule set {self.id}; known: {known}")
+        out = {}
+        for name, opt in self.options.items():
+            value = given.get(name, opt.default)
+            if type(value) is not type(opt.default):
+                raise RulesetError(f"option {name} takes a {type(opt.default).__name__}, got {value!r}")
+            out[name] = value
+        return MappingProxyType(out)
+
+    def check_events(self, events: frozenset[str], options: Mapping[str, Any]) -> None:
+        for event in sorted(events):
+            if event not in self.events:
+                raise RulesetError(f"event {event} has no meaning in rule set {self.id}")
+            needs = self.events[event]
+            if needs and not options[needs]:
+                raise RulesetError(f"event {event} needs house option {needs} in rule set {self.id}")
+
+    def item(self, item_id: str) -> ItemRule:
+        return next(i for i in self.items if i.id == item_id)
+
+
+def _item(raw: dict[str, Any]) -> ItemRule:
+    pattern_name = raw.get("pattern", raw["id"])
+    if pattern_name not in PATTERNS:
+        raise ValueError(f"item {raw['id']}: no pattern named {pattern_name}")
+    return ItemRule(
+        id=raw["id"],
+        name=raw["name"],
+        name_en=raw["name_en"],
+        value=raw["value"],
+        pattern=PATTERNS[pattern_name],
+        replaces=tuple(raw.get("replaces", ())),
+        dealer=raw.get("dealer", False),
+        needs_hand=raw.get("needs_hand", True),
+        alone=raw.get("alone", False),
+        option=raw.get("option"),
+    )
+
+
+def names() -> list[str]:
+    return sorted(p.stem for p in RULESET_DIR.glob("*.json"))
+
+
+@cache
+def load(ruleset_id: str) -> Ruleset:
+    path = RULESET_DIR / f"{ruleset_id}.json"
+    if not path.is_file():
+        raise RulesetError(f"unknown rule set {ruleset_id!r}; known: {', '.join(names())}")
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    items = tuple(_item(i) for i in raw["items"])
+    ids = {i.id for i in items}
+    for i in items:
+        missing = set(i.replaces) - ids
+        if missing:
+            raise ValueError(f"{ruleset_id}: item {i.id} replaces unknown {sorted(missing)}")
+    return Ruleset(
+        id=raw["id"],
+        name=raw["name"],
+        seed=raw["seed"],
+        unit=raw["unit"],
+        stakes=Stakes(**raw["stakes"]),
+        minimum=raw["minimum"],
+        streak_on_draw=raw["streak_on_draw"],
+        rounds=raw["rounds"],
+        events=MappingProxyType(raw["events"]),
+        options=MappingProxyType({k: Option(k, v["default"], v["doc"]) for k, v in raw["options"].items()}),
+        items=items,
+    )

@@ -1,0 +1,153 @@
+"""Score a hand under its rule set: best reading, itemised value, payments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .hand import FLOWER_WINS, Hand, HandError
+from .reading import Reading, readings
+from .ruleset import ItemRule, Ruleset, load
+from .tiles import WINDS, code, format_tiles
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    name: str
+    name_en: str
+    value: int
+    note: str = ""
+    replaced: tuple[str, ...] = ()  # applicable items this one replaced (RULINGS 7)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "name_en": self.name_en, "value": self.value}
+        if self.note:
+            out["note"] = self.note
+        if self.replaced:
+            out["replaces"] = list(self.replaced)
+        return out
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str
+    payee: str
+    points: int
+    amount: int
+    kind: str = "win"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.payer, "to": self.payee, "points": self.points, "amount": self.amount, "kind": self.kind}
+
+
+@dataclass(frozen=True)
+class Score:
+    ruleset: Ruleset
+    hand: Hand
+    reading: Reading
+    items: tuple[Item, ...]
+    dealer_items: tuple[Item, ...]
+    payments: tuple[Payment, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(i.value for i in self.items)
+
+    @property
+    def dealer_total(self) -> int:
+        return sum(i.value for i in self.dealer_items)
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.reading
+        return {
+            "ruleset": self.ruleset.id,
+            "unit": self.ruleset.unit,
+            "total": self.total,
+            "items": [i.to_json() for i in self.items],
+            "dealer_items": [i.to_json() for i in self.dealer_items],
+            "sets": [s.to_json() for s in r.sets],
+            "pair": format_tiles([r.pair, r.pair]) if r.pair is not None else None,
+            "wait": r.wait,
+            "waits": [code(k) for k in r.waits],
+            "payments": [p.to_json() for p in self.payments],
+        }
+
+
+def _applicable(rule: ItemRule, r: Reading) -> Item | None:
+    result = rule.pattern(r)
+    count, note = result if isinstance(result, tuple) else (result, "")
+    if not count:
+        return None
+    return Item(rule.id, rule.name, rule.name_en, rule.value * count, note)
+
+
+def _resolve(rules: list[ItemRule], found: dict[str, Item]) -> tuple[Item, ...]:
+    """Drop every item replaced by a kept item; keep table order (RULINGS 7).
+
+    An item replaced only by items that were themselves replaced stays: 天胡
+    replaces 門清自摸, so the 自摸 that 門清自摸 would have absorbed is kept.
+    """
+    alone = [r for r in rules if r.alone and r.id in found]
+    if alone:
+        return (found[alone[0].id],)
+    present = [r for r in rules if r.id in found]
+    kept: dict[str, bool] = {}
+
+    def keep(i: str) -> bool:
+        if i not in kept:
+            kept[i] = not any(i in r.replaces and keep(r.id) for r in present)
+        return kept[i]
+
+    out = []
+    for r in present:
+        if keep(r.id):
+            item = found[r.id]
+            gone = tuple(x for x in r.replaces if x in found)
+            out.append(replace(item, replaced=gone) if gone else item)
+    return tuple(out)
+
+
+def _items(rs: Ruleset, r: Reading, dealer: bool) -> tuple[Item, ...]:
+    rules = [
+        rule
+        for rule in rs.items
+        if rule.dealer == dealer and (r.complete or not rule.needs_hand) and (not rule.option or r.options[rule.option])
+    ]
+    found = {rule.id: item for rule in rules if (item := _applicable(rule, r))}
+    return _resolve(rules, found)
+
+
+def _payments(hand: Hand, rs: Ruleset, total: int, dealer_total: int) -> tuple[Payment, ...]:
+    stakes = hand.stakes or rs.stakes
+    payers = [w for w in WINDS if w != hand.seat] if hand.self_drawn else [hand.discarder]
+    out = []
+    for payer in payers:
+        points = total + (dealer_total if "E" in (payer, hand.seat) else 0)
+        out.append(Payment(payer, hand.seat, points, stakes.base + points * stakes.point))
+    return tuple(out)
+
+
+def score(hand: Hand) -> Score:
+    """The best reading's items and payments; raises HandError naming the problem."""
+    rs = load(hand.ruleset)
+    options = rs.resolve_options(hand.options)
+    rs.check_events(hand.events, options)
+    candidates = readings(hand, options) if hand.tile_count == 17 else []
+    if not candidates:
+        if not hand.events & FLOWER_WINS:
+            raise HandError(
+                f"not a winning hand: {format_tiles(hand.concealed)} with {len(hand.melds)} meld(s) "
+                "is not five sets and a pair"
+            )
+        candidates = [Reading(hand, options)]
+    best = max(
+        ((r, _items(rs, r, dealer=False)) for r in candidates),
+        key=lambda ri: sum(i.value for i in ri[1]),
+    )
+    reading, items = best
+    dealer_items = _items(rs, reading, dealer=True)
+    total = sum(i.value for i in items)
+    if total < rs.minimum:
+        raise HandError(f"below the minimum: {total} {rs.unit}, rule set {rs.id} needs at least {rs.minimum}")
+    return Score(rs, hand, reading, items, dealer_items, _payments(hand, rs, total, sum(i.value for i in dealer_items)))

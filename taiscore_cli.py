@@ -1,0 +1,95 @@
+"""`taiscore` command line. Bad input: one line on stderr naming the problem, exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable
+
+from scoring import ruleset as rulesets
+from scoring.hand import HandError, hand_from_json
+from scoring.scorer import score
+from scoring.text import ruleset_text, score_text
+
+EXIT_BAD_INPUT = 2
+
+
+class InputError(ValueError):
+    """Input the user can fix: reported on one line, exit status 2."""
+
+
+def _read_json(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path} is not JSON: {e}") from None
+
+
+def cmd_score(args: argparse.Namespace) -> None:
+    data = _read_json(args.file)
+    many = isinstance(data, list)
+    results = []
+    for n, obj in enumerate(data if many else [data]):
+        try:
+            results.append(score(hand_from_json(obj)))
+        except HandError as e:
+            raise InputError(f"hand {n + 1}: {e}" if many else str(e)) from None
+    if args.text:
+        print("\n\n".join(score_text(s) for s in results))
+    else:
+        out = [s.to_json() for s in results]
+        print(json.dumps(out if many else out[0], ensure_ascii=False, indent=2))
+
+
+def cmd_rules(args: argparse.Namespace) -> None:
+    ids = [args.ruleset] if args.ruleset else rulesets.names()
+    try:
+        print("\n\n".join(ruleset_text(rulesets.load(i)) for i in ids))
+    except HandError as e:
+        raise InputError(str(e)) from None
+
+
+def cmd_bench(args: argparse.Namespace) -> None:
+    from scoring.bench import run
+
+    run(args.hands, args.seed)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="taiscore", description="Score Taiwanese 16-tile mahjong.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("score", help="score hands given as JSON (see README)")
+    s.add_argument("file", help="JSON file with one hand object or an array; - for stdin")
+    s.add_argument("--text", action="store_true", help="a readable itemised table instead of JSON")
+    s.set_defaults(run=cmd_score)
+
+    r = sub.add_parser("rules", help="print a rule set's table and options")
+    r.add_argument("ruleset", nargs="?")
+    r.set_defaults(run=cmd_rules)
+
+    b = sub.add_parser("bench", help="score random winning hands and print hands per second")
+    b.add_argument("--hands", type=int, default=10_000)
+    b.add_argument("--seed", type=int, default=2026)
+    b.set_defaults(run=cmd_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], None] = args.run
+    try:
+        run(args)
+    except InputError as e:
+        print(f"taiscore: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

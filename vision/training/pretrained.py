@@ -1,0 +1,99 @@
+"""A tile-aware start for yolo11n from the MIT-licensed `mahjong-detector` package.
+
+Its ONNX export folded every BatchNorm into the convolution before it. We load
+each folded weight into the unfused conv and rebuild the BatchNorm so it
+reproduces the folded bias in train and eval mode alike: with BN as identity
+plus bias, real photos give each BN input's mean m and variance v; then
+running_mean = m, running_var = v, weight = sqrt(v + eps), bias = b + m.
+Without this the first batches renormalise and undo the pretraining.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classes import INDEX
+
+# mahjong-detector's 34 classes: 1m 1p 1s 2m ... 9s, then chun haku hatsu nan pe sha tou.
+THEIR_HONOURS = ("7z", "5z", "6z", "2z", "4z", "3z", "1z")
+THEIR_CODES = [f"{n}{s}" for n in range(1, 10) for s in "mps"] + list(THEIR_HONOURS)
+
+
+def onnx_path() -> Path:
+    import mahjong_detector
+
+    return Path(mahjong_detector.__file__).parent / "model.onnx"
+
+
+def convert(out: Path, photos: list[Path], nc: int = 43) -> Path:
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from ultralytics.nn.tasks import DetectionModel
+
+    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(onnx_path())).graph.initializer}
+    model = DetectionModel("yolo11n.yaml", nc=nc, verbose=False)
+    modules = dict(model.named_modules())
+    rows = torch.tensor([INDEX[c] for c in THEIR_CODES])
+    bns = []
+    with torch.no_grad():
+        for key, value in weights.items():
+            if not key.endswith(".weight") or value.ndim != 4:
+                continue
+            prefix = key[: -len(".weight")]
+            conv, w = modules[prefix], torch.from_numpy(value.copy())
+            bias = weights.get(prefix + ".bias")
+            b = torch.from_numpy(bias.copy()) if bias is not None else None
+            parent = prefix.rsplit(".", 1)[0]
+            if prefix.endswith(".conv") and hasattr(modules[parent], "bn"):
+                bn = modules[parent].bn
+                conv.weight.copy_(w)
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1.0 - bn.eps)
+                bn.weight.fill_(1.0)
+                bn.bias.copy_(b)
+                bns.append(bn)
+            elif w.shape == conv.weight.shape:
+                conv.weight.copy_(w)
+                if b is not None:
+                    conv.bias.copy_(b)
+            else:  # class rows of the head: copy the 34 shared kinds into our order
+                conv.weight[rows] = w
+                conv.bias[rows] = b
+    _recalibrate(model, bns, photos)
+    model.float()
+    torch.save({"model": model, "train_args": {}, "date": None, "version": "taiscore-convert"}, out)
+    return out
+
+
+def _recalibrate(model, bns, photos: list[Path]) -> None:
+    import torch
+
+    stats: dict[int, list] = {id(bn): [] for bn in bns}
+
+    def hook(bn, inputs, _output):
+        x = inputs[0].double()
+        stats[id(bn)].append((x.mean(dim=(0, 2, 3)), x.var(dim=(0, 2, 3), unbiased=False)))
+
+    handles = [bn.register_forward_hook(hook) for bn in bns]
+    model.eval()
+    with torch.no_grad():
+        for path in photos:
+            img = cv2.imread(str(path))
+            img = cv2.resize(img, (640, 640))[:, :, ::-1].transpose(2, 0, 1)
+            model(torch.from_numpy(np.ascontiguousarray(img)).float()[None] / 255.0)
+    for h in handles:
+        h.remove()
+    with torch.no_grad():
+        for bn in bns:
+            means = torch.stack([m for m, _ in stats[id(bn)]])
+            vars_ = torch.stack([v for _, v in stats[id(bn)]])
+            m = means.mean(0)
+            v = (vars_ + (means - m) ** 2).mean(0)
+            bn.running_mean.copy_(m.float())
+            bn.running_var.copy_(v.float())
+            bn.weight.copy_(torch.sqrt(v + bn.eps).float())
+            bn.bias.add_(m.float())
