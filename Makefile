@@ -13,6 +13,7 @@ $(VENV)/.runtime: pyproject.toml
 
 $(VENV)/.test: $(VENV)/.runtime
 	$(PY) -m pip install -q -e '.[test]'
+	test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 	touch $@
 
 $(VENV)/.train: $(VENV)/.runtime

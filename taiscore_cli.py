@@ -60,6 +60,69 @@ def cmd_bench(args: argparse.Namespace) -> None:
     run(args.hands, args.seed)
 
 
+def _detector(args: argparse.Namespace):
+    from vision.detector import Detector
+
+    try:
+        return Detector(args.model)
+    except (OSError, ValueError) as e:
+        raise InputError(f"model {args.model}: {e}") from None
+
+
+def _photo(path: str):
+    from vision.image import ImageError, load
+
+    try:
+        return load(path)
+    except ImageError as e:
+        raise InputError(str(e)) from None
+
+
+def cmd_detect(args: argparse.Namespace) -> None:
+    det = _detector(args)
+    out = []
+    for path in args.photos:
+        img = _photo(path)
+        tiles = det.detect(img)
+        out.append({"image": path, "width": img.shape[1], "height": img.shape[0], "tiles": [t.to_json() for t in tiles]})
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        for r in out:
+            print(f"{r['image']} ({r['width']}x{r['height']}): {len(r['tiles'])} tiles")
+            print("  " + " ".join(f"{t['code']}:{t['conf']:.2f}" for t in r["tiles"]))
+
+
+def cmd_read(args: argparse.Namespace) -> None:
+    from vision.layout import read_layout
+
+    reading = read_layout(_detector(args).detect(_photo(args.photo)))
+    if args.json:
+        print(json.dumps(reading.to_json(), ensure_ascii=False))
+    else:
+        print(json.dumps(reading.hand, ensure_ascii=False))
+        for d in reading.doubts:
+            print(f"doubt: {d}")
+
+
+def cmd_eval(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from vision.evaluate import evaluate, report_text
+
+    target = Path(args.target)
+    if not target.exists():
+        raise InputError(f"{target}: no such dataset YAML or folder")
+    report = evaluate(target, _detector(args))
+    print(json.dumps(report.to_json(), ensure_ascii=False) if args.json else report_text(report))
+
+
+def cmd_bench_detector(args: argparse.Namespace) -> None:
+    from vision.speed import run
+
+    run(_detector(args), [_photo(p) for p in args.photos], args.runs)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="taiscore", description="Score Taiwanese 16-tile mahjong.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -77,6 +140,32 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--hands", type=int, default=10_000)
     b.add_argument("--seed", type=int, default=2026)
     b.set_defaults(run=cmd_bench)
+
+    from vision.detector import DEFAULT_MODEL
+
+    d = sub.add_parser("detect", help="detect every tile in photos")
+    d.add_argument("photos", nargs="+")
+    d.add_argument("--json", action="store_true")
+    d.add_argument("--model", default=str(DEFAULT_MODEL))
+    d.set_defaults(run=cmd_detect)
+
+    rd = sub.add_parser("read", help="read a photo into a hand object, with doubts")
+    rd.add_argument("photo")
+    rd.add_argument("--json", action="store_true")
+    rd.add_argument("--model", default=str(DEFAULT_MODEL))
+    rd.set_defaults(run=cmd_read)
+
+    e = sub.add_parser("eval", help="precision, recall, mAP per class and confusions on a YOLO dataset")
+    e.add_argument("target", help="dataset YAML (its val split) or a folder of images with labels")
+    e.add_argument("--json", action="store_true")
+    e.add_argument("--model", default=str(DEFAULT_MODEL))
+    e.set_defaults(run=cmd_eval)
+
+    bd = sub.add_parser("bench-detector", help="median latency and peak memory of detection")
+    bd.add_argument("photos", nargs="+")
+    bd.add_argument("--runs", type=int, default=20)
+    bd.add_argument("--model", default=str(DEFAULT_MODEL))
+    bd.set_defaults(run=cmd_bench_detector)
     return p
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classes import INDEX
+from vision.classes import CLASSES, INDEX
 
 # mahjong-detector's 34 classes: 1m 1p 1s 2m ... 9s, then chun haku hatsu nan pe sha tou.
 THEIR_HONOURS = ("7z", "5z", "6z", "2z", "4z", "3z", "1z")
@@ -65,6 +65,7 @@ def convert(out: Path, photos: list[Path], nc: int = 43) -> Path:
                 conv.bias[rows] = b
     _recalibrate(model, bns, photos)
     model.float()
+    model.names = dict(enumerate(CLASSES))
     torch.save({"model": model, "train_args": {}, "date": None, "version": "taiscore-convert"}, out)
     return out
 

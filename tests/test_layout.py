@@ -1,0 +1,59 @@
+"""The layout reader recovers hands from tile positions: rows, gaps, melds, flowers."""
+
+from __future__ import annotations
+
+from vision.detector import Tile
+from vision.layout import meld_of, read_layout
+
+W, H = 40.0, 56.0
+
+
+def row(codes: list[str], x: float, y: float, gap_after: dict[int, float] | None = None, conf: float = 0.9) -> list[Tile]:
+    """Tiles side by side; `gap_after[i]` adds space after tile i; '>' before a code turns it."""
+    out, gaps = [], gap_after or {}
+    for i, c in enumerate(codes):
+        turned = c.startswith(">")
+        c = c.lstrip(">")
+        w, h = (H, W) if turned else (W, H)
+        top = y + (H - h)
+        out.append(Tile(c, conf, (x, top, x + w, top + h)))
+        x += w + 1 + gaps.get(i, 0)
+    return out
+
+
+def test_concealed_row_with_winning_tile_apart_melds_and_flowers():
+    concealed = "1m 2m 3m 4m 5m 6m 7p 8p 9p 2s 3s 5z 5z".split()
+    tiles = row(concealed + ["4s"], 10, 300, gap_after={12: 30})
+    tiles += row(">4s 5s 6s".split(), 10, 200)
+    tiles += row("2f 6f".split(), 400, 100)
+    r = read_layout(tiles)
+    assert r.hand["winning_tile"] == "4s"
+    assert r.hand["melds"] == ["chi 456s"]
+    assert r.hand["flowers"] == "26f"
+    assert r.doubts == ()
+    assert r.hand["concealed"] == "123456m789p234s55z"
+
+
+def test_touching_melds_are_cut_into_pon_kong_and_concealed_kong():
+    tiles = row("1z 1z 1z".split(), 10, 200, gap_after={2: 20})
+    tiles += row("9p 9p 9p 9p back 7s 7s back".split(), 200, 200)
+    tiles += row("2m 3m 4m 6m 8s 8s 8s 6m".split(), 10, 300, gap_after={6: 25})
+    r = read_layout(tiles)
+    assert r.hand["melds"] == ["pon 111z", "kong 9999p", "ankong 7777s"]
+    assert r.hand["winning_tile"] == "6m"
+    assert r.doubts == ()
+
+
+def test_doubts_instead_of_guesses():
+    tiles = row("1m 1m 1m 1m 1m 2m".split(), 10, 300, conf=0.3)
+    r = read_layout(tiles)
+    text = " | ".join(r.doubts)
+    assert "winning tile" in text and "a winning hand has 17" in text
+    assert "5 copies of 1m" in text and "low confidence" in text
+
+
+def test_meld_shapes():
+    assert meld_of(["3m", "2m", "4m"]) == "chi 234m"
+    assert meld_of(["1z", "2z", "3z"]) is None
+    assert meld_of(["back", "back", "back", "back"]) is None
+    assert meld_of(["back", "5p", "5p", "back"]) == "ankong 5555p"

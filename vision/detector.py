@@ -1,0 +1,141 @@
+"""Tile detection with onnxruntime + OpenCV only (no torch at run time)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from .classes import CLASSES
+
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "taiscore-tiles.onnx"
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One detected tile: its code, confidence and box in original-image pixels."""
+
+    code: str
+    conf: float
+    box: tuple[float, float, float, float]
+
+    @property
+    def width(self) -> float:
+        return self.box[2] - self.box[0]
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
+
+    @property
+    def cx(self) -> float:
+        return (self.box[0] + self.box[2]) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.box[1] + self.box[3]) / 2
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "conf": round(self.conf, 4), "box": [round(v, 1) for v in self.box]}
+
+
+def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """Resize keeping aspect, pad to size x size with grey (as ultralytics trains)."""
+    h, w = img.shape[:2]
+    scale = min(size / h, size / w)
+    nh, nw = round(h * scale), round(w * scale)
+    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR if scale > 1 else cv2.INTER_AREA)
+    top, left = (size - nh) // 2, (size - nw) // 2
+    out = np.full((size, size, 3), 114, np.uint8)
+    out[top : top + nh, left : left + nw] = resized
+    return out, scale, (left, top)
+
+
+class Detector:
+    """Loads the ONNX model once; `detect` takes a BGR image of any size."""
+
+    def __init__(self, model: Path = DEFAULT_MODEL, conf: float = 0.25, iou: float = 0.6, threads: int = 2):
+        if not Path(model).is_file():
+            raise ValueError(f"no model file at {model}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
+        except Exception as e:  # onnxruntime raises its own types for a corrupt file
+            raise ValueError(f"{model} is not a loadable ONNX model: {e}") from None
+        meta = self.session.get_modelmeta().custom_metadata_map
+        names = ast.literal_eval(meta.get("names", "{}"))
+        if tuple(names[i] for i in sorted(names)) != CLASSES:
+            raise ValueError(f"{model}: its classes are not the 43 taiscore classes")
+        self.size = int(self.session.get_inputs()[0].shape[2])
+        self.input = self.session.get_inputs()[0].name
+        self.conf, self.iou = conf, iou
+
+    def _raw(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Boxes (x1y1x2y2 in `img` pixels), scores and classes above the threshold."""
+        padded, scale, (left, top) = letterbox(img, self.size)
+        blob = np.ascontiguousarray(padded[:, :, ::-1].transpose(2, 0, 1), dtype=np.float32)[None] / 255.0
+        out = self.session.run(None, {self.input: blob})[0][0]  # (4 + nc, anchors)
+        scores_all = out[4:]
+        cls = scores_all.argmax(0)
+        scores = scores_all[cls, np.arange(scores_all.shape[1])]
+        keep = scores >= self.conf
+        cx, cy, w, h = out[:4, keep]
+        boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
+        boxes = (boxes - [left, top, left, top]) / scale
+        return boxes, scores[keep], cls[keep]
+
+    def _windows(self, w: int, h: int) -> list[tuple[int, int, int, int]]:
+        """The whole photo, plus overlapping windows when it is very wide or very large,
+        so that small tiles are not shrunk away."""
+        wins = [(0, 0, w, h)]
+        long_, short = max(w, h), min(w, h)
+        if long_ <= 3 * self.size and long_ <= 2.2 * short:
+            return wins
+        side = max(self.size, min(short, long_ // 2))
+        step = int(side * 0.75)
+        xs = list(range(0, max(w - side, 0) + 1, step)) + [max(w - side, 0)]
+        ys = list(range(0, max(h - side, 0) + 1, step)) + [max(h - side, 0)]
+        wins += sorted({(x, y, min(x + side, w), min(y + side, h)) for x in xs for y in ys})
+        return wins
+
+    def detect(self, img: np.ndarray) -> list[Tile]:
+        h, w = img.shape[:2]
+        parts = []
+        for x1, y1, x2, y2 in self._windows(w, h):
+            b, s, c = self._raw(img[y1:y2, x1:x2])
+            parts.append((b + [x1, y1, x1, y1], s, c))
+        boxes = np.concatenate([p[0] for p in parts]).clip(0, [w, h, w, h])
+        scores = np.concatenate([p[1] for p in parts])
+        classes = np.concatenate([p[2] for p in parts])
+        if not len(boxes):
+            return []
+        xywh = np.column_stack([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]])
+        keep = cv2.dnn.NMSBoxesBatched(xywh.tolist(), scores.tolist(), classes.tolist(), self.conf, self.iou)
+        keep = _suppress_across_classes(boxes, scores, np.array(keep, dtype=int).reshape(-1))
+        tiles = [Tile(CLASSES[int(classes[i])], float(scores[i]), tuple(float(v) for v in boxes[i])) for i in keep]
+        return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
+
+
+def _suppress_across_classes(boxes: np.ndarray, scores: np.ndarray, keep: np.ndarray, iou: float = 0.7) -> list[int]:
+    """One physical tile gets one box: of two boxes of different classes covering the
+    same tile, the more confident stays (class-aware NMS alone keeps both)."""
+    order = keep[np.argsort(-scores[keep])]
+    chosen: list[int] = []
+    for i in order:
+        if all(_iou(boxes[i], boxes[j]) < iou for j in chosen):
+            chosen.append(int(i))
+    return chosen
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0

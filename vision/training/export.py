@@ -1,0 +1,33 @@
+"""`make export`: a trained checkpoint -> `models/taiscore-tiles.onnx` (class names in its metadata)."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+from .env import ROOT, WORK, offline
+
+MODEL = ROOT / "models" / "taiscore-tiles.onnx"
+
+
+def export(weights: Path, out: Path = MODEL, imgsz: int = 640) -> Path:
+    offline()
+    from ultralytics import YOLO
+
+    made = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False, half=False))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(made, out)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--weights", type=Path, default=WORK / "runs" / "tiles" / "weights" / "last.pt")
+    p.add_argument("--out", type=Path, default=MODEL)
+    args = p.parse_args(argv)
+    print(export(args.weights, args.out))
+
+
+if __name__ == "__main__":
+    main()
