@@ -193,10 +193,10 @@ def correction_section() -> None:
     if rows is None:
         return
     st.subheader("2 · Check the reading 核對")
-    for d in st.session_state.get("doubts", []):
-        st.warning(d)
     if "photo" in st.session_state:
         st.image(annotated(st.session_state.photo, rows), caption="Boxes coloured by group: green concealed, red winning tile, flowers purple, melds other colours")
+    for d in st.session_state.get("doubts", []):
+        st.warning(d)
     if rows:
         fix_tile(rows)
     with st.expander("All tiles 全部牌 (edit kinds and groups, delete or add rows)"):

@@ -10,7 +10,7 @@ from typing import Any, Callable
 from scoring import ruleset as rulesets
 from scoring.hand import HandError, hand_from_json
 from scoring.scorer import score
-from scoring.text import ruleset_text, score_text
+from scoring.text import ruleset_text, rulesets_markdown, score_text
 
 EXIT_BAD_INPUT = 2
 
@@ -49,7 +49,8 @@ def cmd_score(args: argparse.Namespace) -> None:
 def cmd_rules(args: argparse.Namespace) -> None:
     ids = [args.ruleset] if args.ruleset else rulesets.names()
     try:
-        print("\n\n".join(ruleset_text(rulesets.load(i)) for i in ids))
+        sets = [rulesets.load(i) for i in ids]
+        print(rulesets_markdown(sets) if args.markdown else "\n\n".join(ruleset_text(rs) for rs in sets))
     except HandError as e:
         raise InputError(str(e)) from None
 
@@ -134,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rules", help="print a rule set's table and options")
     r.add_argument("ruleset", nargs="?")
+    r.add_argument("--markdown", action="store_true", help="the reference page docs/rulesets.md")
     r.set_defaults(run=cmd_rules)
 
     b = sub.add_parser("bench", help="score random winning hands and print hands per second")

@@ -57,3 +57,9 @@ def test_rules_prints_the_table_and_refuses_an_unknown_rule_set():
     assert r.returncode == 0 and "門清自摸" in r.stdout and "replaces" in r.stdout
     bad = taiscore("rules", "riichi")
     assert bad.returncode == 2 and "unknown rule set" in bad.stderr
+
+
+def test_the_reference_page_is_generated_from_the_data(root):
+    r = taiscore("rules", "--markdown")
+    assert r.returncode == 0
+    assert (root / "docs" / "rulesets.md").read_text() == r.stdout, "run: taiscore rules --markdown > docs/rulesets.md"

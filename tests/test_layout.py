@@ -49,7 +49,7 @@ def test_doubts_instead_of_guesses():
     r = read_layout(tiles)
     text = " | ".join(r.doubts)
     assert "winning tile" in text and "a winning hand has 17" in text
-    assert "5 copies of 1m" in text and "low confidence" in text
+    assert "5 copies of 1m" in text and "low confidence, check these tiles: #0 1m 0.30" in text
 
 
 def test_meld_shapes():

@@ -170,6 +170,7 @@ def read_layout(tiles: list[Tile]) -> HandReading:
         kind, digits = m.split()
         seen.update(f"{d}{digits[-1]}" for d in digits[:-1])
     doubts += [f"{n} copies of {c} read: the set has four" for c, n in sorted(seen.items()) if n > 4]
-    low = [tiles[i] for i in range(len(tiles)) if tiles[i].conf < LOW_CONF]
-    doubts += [f"low confidence {t.conf:.2f} for {t.code} at x={t.cx:.0f}, y={t.cy:.0f}" for t in low]
+    low = [f"#{i} {t.code} {t.conf:.2f}" for i, t in enumerate(tiles) if t.conf < LOW_CONF]
+    if low:
+        doubts.append(f"low confidence, check these tiles: {', '.join(low)}")
     return HandReading(hand, tuple(groups), tuple(doubts))

@@ -1,0 +1,86 @@
+"""`star31` (seed 002) and `taiwan-basic` (seed 001): each item positive and negative.
+
+Hands are shared with the `taiwan` cases where the item means the same; the
+overrides are where the seeds read differently (RULINGS)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ids, play
+from scoring.hand import HandError
+from scoring.ruleset import load
+from scoring.tiles import SEAT_FLOWERS
+from test_taiwan import BASE, CASES, FIVE_MELDS
+
+KONGS = ["kong 1111m", "kong 5555p", "ankong 9999s", "kong 2222z"]
+OVERRIDES = {
+    "star31": {
+        "last_tile": (dict(concealed=BASE, win="4m", events=["last_discard"]), dict(concealed=BASE, win="4m")),
+        "four_kongs": (dict(concealed="77p", melds=KONGS + ["chi 678s"], win="7p"), dict(concealed="77p", melds=KONGS[:3] + ["pon 222z", "chi 678s"], win="7p")),
+    },
+    "taiwan-basic": {
+        "pinghu": (dict(concealed=BASE, win="4m", self_drawn=True), dict(concealed="111m555m999p234s678s55p", win="4s")),
+        "seat_flower_seasons": (dict(concealed=BASE, win="4m", flowers="2f", self_drawn=True), dict(concealed=BASE, win="4m", flowers="3f", self_drawn=True)),
+        "seat_flower_plants": (dict(concealed=BASE, win="4m", flowers="6f", self_drawn=True), dict(concealed=BASE, win="4m", flowers="7f", self_drawn=True)),
+    },
+}
+
+
+def _case(ruleset: str, item: str, positive: bool) -> dict:
+    pos, neg = OVERRIDES[ruleset].get(item) or CASES[item][1:]
+    case = dict(pos if positive else neg, ruleset=ruleset)
+    if ruleset == "taiwan-basic" and "flowers" not in case:  # the 1 台 minimum: a seat flower
+        case["flowers"] = f"{SEAT_FLOWERS[case.get('seat', 'S')][1]}f"
+    return case
+
+
+def _items(case: dict) -> dict[str, int]:
+    kw = dict(case)
+    return ids(play(kw.pop("concealed"), kw.pop("win"), **kw))
+
+
+PARAMS = [(rs, i.id) for rs in ("star31", "taiwan-basic") for i in load(rs).items if not i.dealer]
+
+
+@pytest.mark.parametrize(("ruleset", "item"), PARAMS)
+def test_item_positive(ruleset, item):
+    assert _items(_case(ruleset, item, True)).get(item) == load(ruleset).item(item).value
+
+
+@pytest.mark.parametrize(("ruleset", "item"), PARAMS)
+def test_item_negative(ruleset, item):
+    assert item not in _items(_case(ruleset, item, False))
+
+
+def test_star31_all_melded_takes_no_single_wait():
+    assert ids(play("55p", "5p", melds=FIVE_MELDS, ruleset="star31")) == {"all_melded": 2}
+
+
+def test_star31_heavenly_is_24_and_ready_dealt_16():
+    s = ids(play(BASE, "4m", seat="E", self_drawn=True, events=["heavenly"], ruleset="star31"))
+    assert s["heavenly"] == 24
+    assert ids(play(BASE, "4m", events=["ready_dealt"], ruleset="star31"))["ready_dealt"] == 16
+
+
+def test_taiwan_basic_has_no_dealer_items_and_pays_one_base_plus_one_per_tai():
+    s = play(BASE, "4m", seat="E", discarder="S", flowers="1f", ruleset="taiwan-basic")
+    assert s.dealer_items == ()
+    assert [(p.points, p.amount) for p in s.payments] == [(s.total, 1 + s.total)]
+
+
+def test_taiwan_basic_seed_example_three_tai_self_drawn_pays_five_each():
+    """Seed 001: a 3 台 hand self-drawn is 4 台, each opponent pays 5 units."""
+    s = play("123m456m789p234s777z55p", "4m", seat="S", self_drawn=True, flowers="26f", ruleset="taiwan-basic")
+    assert s.total == 4 and [p.amount for p in s.payments] == [5, 5, 5]
+
+
+def test_taiwan_basic_refuses_a_hand_below_one_tai():
+    with pytest.raises(HandError, match="below the minimum"):
+        play("111m456m789p234s678s77z", "4m", ruleset="taiwan-basic")
+
+
+def test_taiwan_basic_big_hands_replace_only_the_single_honour_items():
+    s = ids(play("111z222z333z444z55z", "5z", melds=["pon 666z"], ruleset="taiwan-basic", seat="S"))
+    assert {"big_winds", "all_honours", "all_pungs"} <= set(s)
+    assert not {"seat_wind", "round_wind", "dragon_pung"} & set(s)
