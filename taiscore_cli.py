@@ -124,6 +124,62 @@ def cmd_bench_detector(args: argparse.Namespace) -> None:
     run(_detector(args), [_photo(p) for p in args.photos], args.runs)
 
 
+def _store(args: argparse.Namespace):
+    from ledger.store import Store
+
+    return Store(args.db)
+
+
+def _print_statement(statement, text: bool) -> None:
+    from ledger.report import statement_text
+
+    print(statement_text(statement) if text else json.dumps(statement.to_json(), ensure_ascii=False, indent=2))
+
+
+def cmd_ledger(args: argparse.Namespace) -> None:
+    from ledger.replay import replay
+    from ledger.report import statement_csv
+    from ledger.session import hand_from_record, table_from_json
+
+    try:
+        if args.action == "audit":
+            data = _read_json(args.file)
+            table = table_from_json(data)
+            hands = data.get("hands", [])
+            if not isinstance(hands, list):
+                raise InputError("hands must be a list")
+            _print_statement(replay(table, [hand_from_record(h, table) for h in hands]), args.text)
+            return
+        store = _store(args)
+        if args.action == "new":
+            table = {"players": args.players, "ruleset": args.ruleset, "first_dealer": args.first_dealer or args.players[0]}
+            if args.base is not None or args.point is not None:
+                from scoring.ruleset import load
+
+                usual = load(args.ruleset).stakes
+                table["stakes"] = {"base": args.base if args.base is not None else usual.base, "point": args.point if args.point is not None else usual.point}
+            print(store.create(table))
+        elif args.action == "list":
+            for sid, created, table in store.sessions():
+                print(f"{sid}  {created}  {table.get('ruleset', 'taiwan')}  {' '.join(table['players'])}")
+        elif args.action == "add":
+            print(store.add(args.session, _read_json(args.file)))
+        elif args.action == "undo":
+            print(store.undo(args.session, args.event))
+        elif args.action == "amend":
+            print(store.amend(args.session, args.event, _read_json(args.file)))
+        elif args.action == "show":
+            _print_statement(store.statement(args.session), args.text)
+        elif args.action == "export":
+            text = statement_csv(store.statement(args.session))
+            if args.out:
+                open(args.out, "w", encoding="utf-8", newline="").write(text)
+            else:
+                sys.stdout.write(text)
+    except HandError as e:
+        raise InputError(str(e)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="taiscore", description="Score Taiwanese 16-tile mahjong.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -168,6 +224,39 @@ def build_parser() -> argparse.ArgumentParser:
     bd.add_argument("--runs", type=int, default=20)
     bd.add_argument("--model", default=str(DEFAULT_MODEL))
     bd.set_defaults(run=cmd_bench_detector)
+
+    lg = sub.add_parser("ledger", help="record a night of play, audit and settle it")
+    lsub = lg.add_subparsers(dest="action", required=True)
+    au = lsub.add_parser("audit", help="replay a whole session from JSON and print the statement")
+    au.add_argument("file", help="session JSON; - for stdin")
+    au.add_argument("--text", action="store_true")
+    db_help = "SQLite file (default: $TAISCORE_DB or ~/.local/share/taiscore/ledger.sqlite3)"
+    new = lsub.add_parser("new", help="create a session; prints its id")
+    new.add_argument("--players", nargs=4, required=True, metavar="NAME", help="in chair order: E S W N of the first hand")
+    new.add_argument("--ruleset", default="taiwan")
+    new.add_argument("--first-dealer")
+    new.add_argument("--base", type=int)
+    new.add_argument("--point", type=int)
+    lsub.add_parser("list", help="list the sessions in the database")
+    add = lsub.add_parser("add", help="append a hand (JSON file or -); prints its event id")
+    add.add_argument("session")
+    add.add_argument("file")
+    undo = lsub.add_parser("undo", help="undo the last hand (or the hand with --event); nothing is deleted")
+    undo.add_argument("session")
+    undo.add_argument("--event", type=int)
+    amend = lsub.add_parser("amend", help="replace a recorded hand by a corrected one")
+    amend.add_argument("session")
+    amend.add_argument("event", type=int)
+    amend.add_argument("file")
+    show = lsub.add_parser("show", help="the statement of a stored session")
+    show.add_argument("session")
+    show.add_argument("--text", action="store_true")
+    ex = lsub.add_parser("export", help="every payment of a stored session as CSV")
+    ex.add_argument("session")
+    ex.add_argument("--out")
+    for sp in (new, add, undo, amend, show, ex, lsub.choices["list"]):
+        sp.add_argument("--db", help=db_help)
+    lg.set_defaults(run=cmd_ledger)
     return p
 
 

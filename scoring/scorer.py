@@ -112,10 +112,18 @@ def _items(rs: Ruleset, r: Reading, dealer: bool) -> tuple[Item, ...]:
     rules = [
         rule
         for rule in rs.items
-        if rule.dealer == dealer and (r.complete or not rule.needs_hand) and (not rule.option or r.options[rule.option])
+        if rule.dealer == dealer
+        and (dealer or r.complete or not rule.needs_hand)
+        and (not rule.option or r.options[rule.option])
     ]
     found = {rule.id: item for rule in rules if (item := _applicable(rule, r))}
     return _resolve(rules, found)
+
+
+def dealer_items_for(rs: Ruleset, streak: int) -> tuple[Item, ...]:
+    """Dealer items for a hand recorded as points only: they depend on the streak alone."""
+    reading = Reading(Hand(ruleset=rs.id, concealed=(), streak=streak), rs.resolve_options({}))
+    return _items(rs, reading, dealer=True)
 
 
 def _payments(hand: Hand, rs: Ruleset, total: int, dealer_total: int) -> tuple[Payment, ...]:

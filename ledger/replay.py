@@ -1,0 +1,216 @@
+"""Replay a session: dealer rotation, winds, every payment, balances, settlement, audit."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from scoring.hand import HandError, hand_from_json
+from scoring.ruleset import Ruleset, load
+from scoring.scorer import dealer_items_for, score
+from scoring.tiles import WINDS
+
+from .session import HandRecord, SessionError, Table
+
+FALSE_WIN_BASES = 3  # taiwan family: the seeds are silent; see docs/choices.md
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str
+    payee: str
+    amount: int
+    kind: str  # win, false_win
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.payer, "to": self.payee, "amount": self.amount, "kind": self.kind}
+
+
+@dataclass(frozen=True)
+class HandResult:
+    number: int
+    type: str
+    dealer: str
+    streak: int
+    round: str
+    seats: dict[str, str]
+    payments: tuple[Payment, ...]
+    points: dict[str, int]  # winner -> hand value (without dealer items)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "type": self.type,
+            "dealer": self.dealer,
+            "streak": self.streak,
+            "round": self.round,
+            "seats": self.seats,
+            "points": self.points,
+            "payments": [p.to_json() for p in self.payments],
+        }
+
+
+@dataclass(frozen=True)
+class Difference:
+    hand: int
+    payer: str
+    payee: str
+    computed: int
+    paid: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hand": self.hand, "from": self.payer, "to": self.payee, "computed": self.computed, "paid": self.paid}
+
+
+@dataclass(frozen=True)
+class Statement:
+    hands: tuple[HandResult, ...]
+    balances: dict[str, int]
+    transfers: tuple[tuple[str, str, int], ...]
+    differences: tuple[Difference, ...]
+    pending: tuple[dict, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hands": [h.to_json() for h in self.hands],
+            "pending": list(self.pending),
+            "balances": self.balances,
+            "transfers": [{"from": a, "to": b, "amount": n} for a, b, n in self.transfers],
+            "differences": [d.to_json() for d in self.differences],
+        }
+
+
+@dataclass
+class _Deal:
+    """Who deals and in which wind round; moves as RULINGS 'Ledger' says."""
+
+    chair: int
+    first: int
+    streak: int = 0
+    round_index: int = 0
+
+    def after(self, rs: Ruleset, dealer_won: bool, draw: bool) -> None:
+        keeps_streak = rs.streak_on_draw != "none"
+        if draw:
+            if rs.streak_on_draw == "up":
+                self.streak += 1
+        elif dealer_won:
+            self.streak += 1 if keeps_streak else 0
+        else:
+            self.chair = (self.chair + 1) % 4
+            self.streak = 0
+            if self.chair == self.first:
+                self.round_index += 1
+
+
+def _win_points(table: Table, rs: Ruleset, w, seats: dict[str, str], rnd: str, streak: int, discarder: str | None) -> tuple[int, int]:
+    """(hand value, dealer items) for one winner, scoring a full hand where one was given."""
+    if w.hand is None:
+        return w.points, sum(i.value for i in dealer_items_for(rs, streak))
+    filled = {
+        "ruleset": table.ruleset,
+        "options": table.options,
+        "seat": seats[w.player],
+        "round": rnd,
+        "streak": streak,
+        "self_drawn": discarder is None,
+    }
+    if discarder is not None:
+        filled["discarder"] = seats[discarder]
+    for key, value in filled.items():
+        if key in w.hand and w.hand[key] != value:
+            raise SessionError(f"{w.player}'s hand says {key}={w.hand[key]!r} but the session gives {value!r}")
+    try:
+        s = score(hand_from_json({**w.hand, **filled}))
+    except HandError as e:
+        raise SessionError(f"{w.player}'s hand: {e}") from None
+    return s.total, s.dealer_total
+
+
+def replay(table: Table, hands: list[HandRecord]) -> Statement:
+    rs = load(table.ruleset)
+    stakes = table.stakes or rs.stakes
+    first = table.players.index(table.first_dealer) if table.first_dealer else 0
+    deal = _Deal(first, first)
+    results, differences = [], []
+    for number, rec in enumerate(hands, start=1):
+        if deal.round_index >= rs.rounds:
+            raise SessionError(f"hand {number}: the game ended after {rs.rounds} wind rounds")
+        seats = {p: WINDS[(i - deal.chair) % 4] for i, p in enumerate(table.players)}
+        dealer = table.players[deal.chair]
+        rnd = WINDS[deal.round_index % 4]
+        payments: list[Payment] = []
+        points: dict[str, int] = {}
+        if rec.type == "cut":
+            raise SessionError(f"hand {number}: 斬拉 (cut) needs a rule set with 拉 chains; {rs.id} pays every hand at once")
+        if rec.type == "win":
+            for w in rec.winners:
+                value, dealer_value = _win_points(table, rs, w, seats, rnd, deal.streak, rec.discarder)
+                points[w.player] = value
+                payers = [rec.discarder] if rec.discarder else [p for p in table.players if p != w.player]
+                for payer in payers:
+                    pts = value + (dealer_value if dealer in (payer, w.player) else 0)
+                    payments.append(Payment(payer, w.player, stakes.base + pts * stakes.point, "win"))
+        elif rec.type == "false_win":
+            payments += [Payment(rec.offender, p, FALSE_WIN_BASES * stakes.base, "false_win") for p in table.players if p != rec.offender]
+        results.append(HandResult(number, rec.type, dealer, deal.streak, rnd, seats, tuple(payments), points))
+        if rec.paid is not None:
+            differences += _differences(number, payments, rec.paid)
+        if rec.type != "false_win":  # a false win replays the hand with the same dealer
+            deal.after(rs, dealer_won=dealer in points, draw=rec.type == "draw")
+    balances = {p: 0 for p in table.players}
+    for h in results:
+        for pay in h.payments:
+            balances[pay.payer] -= pay.amount
+            balances[pay.payee] += pay.amount
+    return Statement(tuple(results), balances, settle(balances), tuple(differences))
+
+
+def _differences(number: int, computed: list[Payment], paid) -> list[Difference]:
+    want: dict[tuple[str, str], int] = defaultdict(int)
+    got: dict[tuple[str, str], int] = defaultdict(int)
+    for p in computed:
+        want[(p.payer, p.payee)] += p.amount
+    for p in paid:
+        got[(p.payer, p.payee)] += p.amount
+    return [Difference(number, a, b, want[(a, b)], got[(a, b)]) for a, b in sorted(set(want) | set(got)) if want[(a, b)] != got[(a, b)]]
+
+
+def settle(balances: dict[str, int]) -> tuple[tuple[str, str, int], ...]:
+    """The fewest transfers that settle the balances: split the players into as many
+    zero-sum groups as possible (each group of k needs k-1 transfers)."""
+    people = [p for p, v in balances.items() if v]
+    groups = _zero_sum_groups(frozenset(people), balances)
+    out = []
+    for group in groups:
+        owed = sorted(((balances[p], p) for p in group if balances[p] > 0), reverse=True)
+        owing = sorted(((-balances[p], p) for p in group if balances[p] < 0), reverse=True)
+        owed_l = [[v, p] for v, p in owed]
+        owing_l = [[v, p] for v, p in owing]
+        i = j = 0
+        while i < len(owing_l) and j < len(owed_l):
+            n = min(owing_l[i][0], owed_l[j][0])
+            out.append((owing_l[i][1], owed_l[j][1], n))
+            owing_l[i][0] -= n
+            owed_l[j][0] -= n
+            i += owing_l[i][0] == 0
+            j += owed_l[j][0] == 0
+    return tuple(out)
+
+
+def _zero_sum_groups(people: frozenset[str], balances: dict[str, int]) -> list[frozenset[str]]:
+    if not people:
+        return []
+    best: list[frozenset[str]] = [people]
+    anchor = min(people)
+    others = sorted(people - {anchor})
+    for k in range(1, len(people)):
+        for combo in combinations(others, k - 1):
+            group = frozenset((anchor, *combo))
+            if group != people and sum(balances[p] for p in group) == 0:
+                rest = _zero_sum_groups(people - group, balances)
+                if len(rest) + 1 > len(best):
+                    best = [group] + rest
+    return best

@@ -1,0 +1,38 @@
+"""Readable statements and CSV export."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from scoring.text import pad
+
+from .replay import Statement
+
+TYPE_NAMES = {"win": "胡 win", "draw": "流局 draw", "false_win": "詐胡 false win", "cut": "斬拉 cut"}
+
+
+def statement_text(s: Statement) -> str:
+    lines = []
+    for h in s.hands:
+        pts = ", ".join(f"{p} {v}" for p, v in h.points.items())
+        lines.append(f"hand {h.number:>2}  {TYPE_NAMES[h.type]:<16} round {h.round}  dealer {h.dealer} (連{h.streak})  {pts}")
+        lines += [f"          {p.payer} -> {p.payee}: {p.amount} ({p.kind})" for p in h.payments]
+    lines.append("balances:")
+    lines += [f"  {pad(p, 12)} {v:+d}" for p, v in s.balances.items()]
+    lines.append("settle with:")
+    lines += [f"  {a} pays {b} {n}" for a, b, n in s.transfers] or ["  nothing to settle"]
+    if s.differences:
+        lines.append("differences from what was paid:")
+        lines += [f"  hand {d.hand}: {d.payer} -> {d.payee} computed {d.computed}, paid {d.paid}" for d in s.differences]
+    return "\n".join(lines)
+
+
+def statement_csv(s: Statement) -> str:
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["hand", "type", "round", "dealer", "streak", "from", "to", "amount", "kind"])
+    for h in s.hands:
+        for p in h.payments or [None]:
+            w.writerow([h.number, h.type, h.round, h.dealer, h.streak, *((p.payer, p.payee, p.amount, p.kind) if p else ("", "", "", ""))])
+    return out.getvalue()
