@@ -7,6 +7,7 @@ of sub-shapes, and the wait finder asks the same question 34 times per hand.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable
 
 from .tiles import KINDS
 
@@ -85,20 +86,21 @@ def is_complete(c: tuple[int, ...]) -> bool:
     return all(_group_ok(g, i == 3, pairs[i] == 2) for i, g in enumerate(groups))
 
 
-def waits(before: tuple[int, ...], held: tuple[int, ...]) -> tuple[int, ...]:
-    """Tile kinds that complete `before` (3n+1 standing tiles).
+def waits(before: tuple[int, ...], held: tuple[int, ...], special: Callable[[tuple[int, ...]], bool] | None = None) -> tuple[int, ...]:
+    """Tile kinds that complete `before` (3n+1 standing tiles), as sets and a pair
+    or, where the rule set has them, as a `special` shape.
 
     `held` counts every copy in the player's own hand and melds: a kind whose four
     copies are all there cannot be drawn, so it is no wait (RULINGS 4 ignores
     only tiles seen elsewhere on the table).
     """
-    near = {k + d for k in range(KINDS) if before[k] for d in (-2, -1, 0, 1, 2)}
+    near = set(range(KINDS)) if special else {k + d for k in range(KINDS) if before[k] for d in (-2, -1, 0, 1, 2)}
     found = []
     for k in sorted(near):
         if not 0 <= k < KINDS or held[k] >= 4:
             continue
         c = list(before)
         c[k] += 1
-        if is_complete(tuple(c)):
+        if is_complete(tuple(c)) or special is not None and special(tuple(c)):
             found.append(k)
     return tuple(found)

@@ -36,6 +36,8 @@ EVENTS = (
     "ready_one_round",
     "eight_flowers",
     "seven_rob_one",
+    "double_win",
+    "triple_win",
 )
 FLOWER_WINS = frozenset({"eight_flowers", "seven_rob_one"})
 MELD_KINDS = ("chi", "pon", "kong", "ankong")
@@ -236,6 +238,9 @@ def _contradiction(hand: Hand) -> str | None:
         (len(ev & {"heavenly", "earthly", "ready_dealt", "ready_first_discard"}) > 1, "heavenly, earthly, ready_dealt and ready_first_discard exclude each other"),
         (bool(ev & {"ready_dealt", "ready_first_discard"}) and exposed, "a hand declared ready at the start stays concealed: no chi, pon or exposed kong"),
         ("ready_one_round" in ev and "ready" not in ev, "ready_one_round (即食) needs the ready declaration (ready)"),
+        ("ready" in ev and exposed, "a ready declaration (ready) needs a concealed hand: no chi, pon or exposed kong"),
+        (bool(ev & {"double_win", "triple_win"}) and sd, "several winners (double_win, triple_win) share one discard, not a self-draw"),
+        (len(ev & {"double_win", "triple_win"}) > 1, "double_win and triple_win exclude each other"),
         (len(ev & FLOWER_WINS) > 1, "eight_flowers and seven_rob_one exclude each other"),
         ("eight_flowers" in ev and len(hand.flowers) != 8, f"eight_flowers needs all eight flowers, the hand shows {len(hand.flowers)}"),
         ("eight_flowers" in ev and not sd, "eight_flowers (八仙過海) counts as self-drawn: set self_drawn"),

@@ -50,8 +50,10 @@ def _concealed_pungs(r: Reading) -> int:
 
 
 def _menqing(r: Reading) -> bool:
-    """門清: nothing called from others; a concealed kong keeps it (RULINGS 3)."""
-    return r.exposed_sets == 0
+    """門清: nothing called from others; a concealed kong keeps it (RULINGS 3), and in
+    hk-taiwan an exposed kong too unless the house says otherwise."""
+    kong_ok = r.options.get("kong_keeps_concealed", False)
+    return not any(m.exposed and not (kong_ok and m.is_kong) for m in r.hand.melds)
 
 
 # Dealer items (RULINGS 5): paid only in payments that involve the dealer.

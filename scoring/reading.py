@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from .decompose import CHOW, PUNG, splits, waits
+from .special import specials
 from .hand import Hand
 from .tiles import counts, format_tiles
 
@@ -20,7 +21,8 @@ EDGE = "edge"  # 邊張
 CLOSED = "closed"  # 中洞 / 坎張
 TWO_SIDED = "two_sided"  # 兩面
 PAIR_WAIT = "pair_wait"  # 對碰
-WAIT_NAMES = {SINGLE: "單吊", EDGE: "邊張", CLOSED: "中洞", TWO_SIDED: "兩面", PAIR_WAIT: "對碰"}
+SPECIAL = "special"  # a special shape (十三么, 嚦咕嚦咕, 十六不搭)
+WAIT_NAMES = {SINGLE: "單吊", EDGE: "邊張", CLOSED: "中洞", TWO_SIDED: "兩面", PAIR_WAIT: "對碰", SPECIAL: "特殊"}
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,8 @@ class Reading:
     win_set: int | None = None  # index into sets; None when the pair was completed
     wait: str | None = None
     waits: tuple[int, ...] = ()
+    special: str | None = None  # the special shape's name, if this is one
+    extra: tuple[int, ...] = ()  # a special shape's tiles outside its pair and sets
 
     @property
     def complete(self) -> bool:
@@ -67,7 +71,7 @@ class Reading:
         out: list[int] = [self.pair, self.pair] if self.pair is not None else []
         for s in self.sets:
             out.extend(s.tiles)
-        return tuple(out)
+        return tuple(out) + self.extra
 
     @cached_property
     def kinds(self) -> frozenset[int]:
@@ -106,8 +110,9 @@ def _hand_sets(hand: Hand) -> tuple[Set, ...]:
     )
 
 
-def readings(hand: Hand, options: Mapping[str, Any]) -> list[Reading]:
-    """Every (split x completed set) reading; empty when the tiles do not win."""
+def readings(hand: Hand, options: Mapping[str, Any], shapes: tuple[str, ...] = ()) -> list[Reading]:
+    """Every (split x completed set) reading, and the special shapes the rule set
+    knows; empty when the tiles do not win."""
     standing = tuple(counts(hand.concealed))
     called = _hand_sets(hand)
     win = hand.winning_tile
@@ -115,8 +120,9 @@ def readings(hand: Hand, options: Mapping[str, Any]) -> list[Reading]:
         return []
     before = list(standing)
     before[win] -= 1
-    hand_waits = waits(tuple(before), _held_before(hand))
-    out: list[Reading] = []
+    extra = (lambda c: bool(specials(c, len(called), shapes))) if shapes else None
+    hand_waits = waits(tuple(before), _held_before(hand), extra)
+    out: list[Reading] = _special_readings(hand, options, standing, called, shapes, hand_waits)
     for pair, shapes in splits(standing):
         seen: set[tuple[str, int]] = set()
         if pair == win:
@@ -133,6 +139,19 @@ def readings(hand: Hand, options: Mapping[str, Any]) -> list[Reading]:
             else:
                 wait = _chow_wait(tile, win)
             out.append(Reading(hand, options, called + tuple(own), pair, len(called) + i, wait, hand_waits))
+    return out
+
+
+def _special_readings(hand, options, standing, called, shapes, hand_waits) -> list[Reading]:
+    out = []
+    for name, pair, shape in specials(standing, len(called), shapes):
+        own = (Set(shape[0], shape[1], concealed=True),) if shape else ()
+        rest = list(standing)
+        rest[pair] -= 2
+        for t in own[0].tiles if own else ():
+            rest[t] -= 1
+        extra = tuple(k for k in range(len(rest)) for _ in range(rest[k]))
+        out.append(Reading(hand, options, called + own, pair, None, SPECIAL, hand_waits, name, extra))
     return out
 
 

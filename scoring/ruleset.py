@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from .hand import HandError, Stakes
+from . import patterns_hk  # noqa: F401  (registers the hk-taiwan patterns)
 from .patterns import PATTERNS, Pattern
 
 RULESET_DIR = Path(__file__).parent / "rulesets"
@@ -33,6 +34,9 @@ class ItemRule:
     needs_hand: bool = True  # False: also scores a flower win without five sets and a pair
     alone: bool = False  # when it applies, no other hand item counts (七搶一)
     option: str | None = None  # the house option that switches it on
+    immediate: int = 0  # 底 each other player pays at once, per occurrence (暗槓, 一台花)
+    fallback: bool = False  # scores only when no other hand item does (大雞), but those it replaces
+    at_once: bool = False  # the hand's payments are made at once, never chained (大雞)
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,9 @@ class Ruleset:
     events: Mapping[str, str | None]  # event -> option it needs (None: always known)
     options: Mapping[str, Option]
     items: tuple[ItemRule, ...]
+    shapes: tuple[str, ...] = ()  # special winning shapes beyond five sets and a pair
+    chains: bool = False  # 拉: win payments are set aside in chains (hk-taiwan)
+    false_win_bases: int = 3  # 詐胡: 底 the offender pays each other player
 
     def resolve_options(self, given: Mapping[str, Any]) -> Mapping[str, Any]:
         """Defaults overridden by the table's choices; an unknown option is refused."""
@@ -97,6 +104,9 @@ def _item(raw: dict[str, Any]) -> ItemRule:
         needs_hand=raw.get("needs_hand", True),
         alone=raw.get("alone", False),
         option=raw.get("option"),
+        immediate=raw.get("immediate", 0),
+        fallback=raw.get("fallback", False),
+        at_once=raw.get("at_once", False),
     )
 
 
@@ -128,4 +138,7 @@ def load(ruleset_id: str) -> Ruleset:
         events=MappingProxyType(raw["events"]),
         options=MappingProxyType({k: Option(k, v["default"], v["doc"]) for k, v in raw["options"].items()}),
         items=items,
+        shapes=tuple(raw.get("shapes", ())),
+        chains=raw.get("chains", False),
+        false_win_bases=raw.get("false_win_bases", 3),
     )

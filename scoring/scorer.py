@@ -19,6 +19,7 @@ class Item:
     value: int
     note: str = ""
     replaced: tuple[str, ...] = ()  # applicable items this one replaced (RULINGS 7)
+    count: int = 1  # occurrences (two 暗槓 are one item worth 2 x 2)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "name": self.name, "name_en": self.name_en, "value": self.value}
@@ -79,7 +80,7 @@ def _applicable(rule: ItemRule, r: Reading) -> Item | None:
     count, note = result if isinstance(result, tuple) else (result, "")
     if not count:
         return None
-    return Item(rule.id, rule.name, rule.name_en, rule.value * count, note)
+    return Item(rule.id, rule.name, rule.name_en, rule.value * count, note, count=count)
 
 
 def _resolve(rules: list[ItemRule], found: dict[str, Item]) -> tuple[Item, ...]:
@@ -113,11 +114,17 @@ def _items(rs: Ruleset, r: Reading, dealer: bool) -> tuple[Item, ...]:
         rule
         for rule in rs.items
         if rule.dealer == dealer
+        and not rule.fallback
         and (dealer or r.complete or not rule.needs_hand)
         and (not rule.option or r.options[rule.option])
     ]
     found = {rule.id: item for rule in rules if (item := _applicable(rule, r))}
-    return _resolve(rules, found)
+    items = _resolve(rules, found)
+    fallback = next((rule for rule in rs.items if rule.fallback), None)
+    if fallback and not dealer and r.complete and all(i.id in fallback.replaces for i in items):
+        gone = tuple(i.id for i in items)
+        items = (Item(fallback.id, fallback.name, fallback.name_en, fallback.value, replaced=gone),)
+    return items
 
 
 def dealer_items_for(rs: Ruleset, streak: int) -> tuple[Item, ...]:
@@ -126,13 +133,21 @@ def dealer_items_for(rs: Ruleset, streak: int) -> tuple[Item, ...]:
     return _items(rs, reading, dealer=True)
 
 
-def _payments(hand: Hand, rs: Ruleset, total: int, dealer_total: int) -> tuple[Payment, ...]:
+def _payments(hand: Hand, rs: Ruleset, items: tuple[Item, ...], dealer_total: int) -> tuple[Payment, ...]:
+    """RULINGS 6, then the immediate payments outside the hand value (暗槓, 一台花 ...)."""
     stakes = hand.stakes or rs.stakes
+    total = sum(i.value for i in items)
+    rules = {r.id: r for r in rs.items}
+    kind = "at_once" if any(rules[i.id].at_once for i in items) else "win"
     payers = [w for w in WINDS if w != hand.seat] if hand.self_drawn else [hand.discarder]
     out = []
     for payer in payers:
         points = total + (dealer_total if "E" in (payer, hand.seat) else 0)
-        out.append(Payment(payer, hand.seat, points, stakes.base + points * stakes.point))
+        out.append(Payment(payer, hand.seat, points, stakes.base + points * stakes.point, kind))
+    for item in items:
+        bases = rules[item.id].immediate * item.count
+        if bases:
+            out += [Payment(w, hand.seat, 0, bases * stakes.base, "immediate") for w in WINDS if w != hand.seat]
     return tuple(out)
 
 
@@ -141,7 +156,7 @@ def score(hand: Hand) -> Score:
     rs = load(hand.ruleset)
     options = rs.resolve_options(hand.options)
     rs.check_events(hand.events, options)
-    candidates = readings(hand, options) if hand.tile_count == 17 else []
+    candidates = readings(hand, options, rs.shapes) if hand.tile_count == 17 else []
     if not candidates:
         if not hand.events & FLOWER_WINS:
             raise HandError(
@@ -158,4 +173,4 @@ def score(hand: Hand) -> Score:
     total = sum(i.value for i in items)
     if total < rs.minimum:
         raise HandError(f"below the minimum: {total} {rs.unit}, rule set {rs.id} needs at least {rs.minimum}")
-    return Score(rs, hand, reading, items, dealer_items, _payments(hand, rs, total, sum(i.value for i in dealer_items)))
+    return Score(rs, hand, reading, items, dealer_items, _payments(hand, rs, items, sum(i.value for i in dealer_items)))

@@ -40,7 +40,11 @@ def score_text(s: Score) -> str:
         lines.append("dealer items (only in payments that involve the dealer, seat E):")
         lines += [_item_line(i, unit) for i in s.dealer_items]
     lines.append("payments:")
-    lines += [f"  {p.payer} -> {p.payee}: {p.points} {unit} = {p.amount}" for p in s.payments]
+    lines += [
+        f"  {p.payer} -> {p.payee}: " + (f"{p.points} {unit} = {p.amount}" if p.kind != "immediate" else f"{p.amount} at once")
+        + (f" ({p.kind})" if p.kind != "win" else "")
+        for p in s.payments
+    ]
     return "\n".join(lines)
 
 

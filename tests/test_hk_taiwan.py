@@ -1,0 +1,169 @@
+"""`hk-taiwan` (seed 000's 番數表 with seed 004's 叮, 即食, 天叮): every row positive and negative."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ids, play
+from scoring.ruleset import load
+
+BASE = "123m456m789p234s678s55p"
+FIVE_MELDS = ["chi 123m", "chi 456m", "pon 777p", "chi 234s", "chi 678s"]
+CHI = dict(concealed="456m789p234s678s55p", melds=["chi 123m"], win="4m")
+ORPHANS_OPEN = dict(concealed="19m19p19s1234567z1m", melds=["chi 234s"], win="1m")
+ORPHANS_HIDDEN = dict(concealed="19m19p19s1234567z1m234s", win="1m")
+EIGHT_PAIRS = dict(concealed="1122m3344p5566s11s777z", win="7z")
+SIXTEEN = dict(concealed="147m258p369s1234567z1z", win="1z")
+POOL5, POOL6, POOL8, POOL11 = "9m9s1z2z3z", "9m9s1z2z3z4z", "9m9s1z2z3z4z5z6z", "9m9s1z2z3z4z5z6z7z8p8s"
+CHICKEN = dict(concealed="456m678p234s666s11z", melds=["chi 123m"], win="4m")
+
+
+def B(**kw):
+    return {"concealed": BASE, "win": "4m", **kw}
+
+
+CASES = {
+    "single_wait": (B(win="3m"), B()),
+    "false_single": (dict(concealed="11122m456p789p234s678s", win="2m"), B()),
+    "pair_wait": (dict(concealed="555m777p123s456s789s99p", win="7p"), B()),
+    "pair_258": (B(), dict(concealed="123m456m789p234s678s11p", win="4m")),
+    "self_drawn": ({**CHI, "self_drawn": True}, CHI),
+    "replacement_win": ({**CHI, "self_drawn": True, "events": ["replacement"]}, {**CHI, "self_drawn": True}),
+    "double_replacement_win": ({**CHI, "self_drawn": True, "events": ["double_replacement"]}, {**CHI, "self_drawn": True, "events": ["replacement"]}),
+    "concealed_hand": (B(), CHI),
+    "concealed_self_drawn": (B(self_drawn=True), {**CHI, "self_drawn": True}),
+    "ready": (B(events=["ready"]), B()),
+    "ready_one_round": (B(events=["ready", "ready_one_round"]), B(events=["ready"])),
+    "half_melded": (dict(concealed="55p", melds=FIVE_MELDS, win="5p", self_drawn=True), dict(concealed="55p", melds=FIVE_MELDS, win="5p")),
+    "all_melded": (dict(concealed="55p", melds=FIVE_MELDS, win="5p"), dict(concealed="55p", melds=FIVE_MELDS, win="5p", self_drawn=True)),
+    "last_tile": (B(self_drawn=True, events=["last_tile"]), B(self_drawn=True)),
+    "last_discard": (B(events=["last_discard"]), B()),
+    "no_honours": (B(flowers="2f"), dict(concealed="123m456m789p234s777z55p", win="4m", flowers="2f")),
+    "no_flowers": (dict(concealed="123m456m789p234s777z55p", win="4m"), dict(concealed="123m456m789p234s777z55p", win="4m", flowers="1f")),
+    "no_honours_no_flowers": (dict(concealed="123m456m789p234s666s55p", win="4m"), dict(concealed="123m456m789p234s666s55p", win="4m", flowers="1f")),
+    "exposed_kong": (dict(concealed="456m789p234s678s55p", melds=["kong 1111m"], win="4m"), dict(concealed="456m789p234s678s55p", melds=["ankong 1111m"], win="4m")),
+    "concealed_kong": (dict(concealed="456m789p234s678s55p", melds=["ankong 1111m"], win="4m"), dict(concealed="456m789p234s678s55p", melds=["kong 1111m"], win="4m")),
+    "robbing_kong": (B(events=["robbing_kong"]), B()),
+    "flowers": (B(flowers="3f"), B()),
+    "flower_grass": (B(flowers="1368f"), B(flowers="136f")),
+    "flower_set": (B(flowers="1234f"), B(flowers="1235f")),
+    "seven_flowers": (B(flowers="1234567f"), B(flowers="123456f")),
+    "seven_rob_one": (B(flowers="1234567f", events=["seven_rob_one"]), B(flowers="1234567f")),
+    "eight_flowers": (B(flowers="12345678f", self_drawn=True, events=["eight_flowers"]), B(flowers="1234567f", self_drawn=True)),
+    "wind_pung": (dict(concealed="123m456m789p234s333z55p", win="4m"), B()),
+    "dragon_pung": (dict(concealed="123m456m789p234s777z55p", win="4m"), B()),
+    "pinghu": (dict(concealed="123m456m789p234s678s55z", win="4m"), dict(concealed="123m456m789p234s666s55z", win="4m")),
+    "big_pinghu": (B(), dict(concealed="123m456m789p234s678s55z", win="4m")),
+    "chicken": (CHICKEN, B()),
+    "all_pungs": (dict(concealed="111m555m999p222s55p", melds=["pon 888s"], win="5p"), B()),
+    "half_flush": (dict(concealed="123m456m789m111z678m55m", win="4m"), dict(concealed="123m456m789m234m678m55m", win="4m")),
+    "full_flush": (dict(concealed="123m456m789m234m678m55m", win="4m"), dict(concealed="123m456m789m111z678m55m", win="4m")),
+    "small_dragons": (dict(concealed="123m456m789p666z777z55z", win="4m"), dict(concealed="123m456m666z777z789p55p", win="4m")),
+    "big_dragons": (dict(concealed="123m456m555z666z777z44p", win="4m"), dict(concealed="123m456m789p666z777z55z", win="4m")),
+    "small_three_winds": (dict(concealed="111z222z33z123m456m789p", win="4m"), B()),
+    "big_three_winds": (dict(concealed="111z222z333z123m456m55p", win="4m"), dict(concealed="111z222z33z123m456m789p", win="4m")),
+    "small_winds": (dict(concealed="111z222z333z44z123m456m", win="4m"), dict(concealed="111z222z333z123m456m44p", win="4m")),
+    "big_winds": (dict(concealed="111z222z333z444z123m55p", win="5p"), dict(concealed="111z222z333z44z123m456m", win="4m")),
+    "missing_suit": (dict(concealed="123m456m234s678s789s55m", win="4m"), B()),
+    "five_gates": (dict(concealed="123m456p789s111z777z55p", win="4p"), B()),
+    "hidden_pungs_2": (dict(concealed="111m555m789p234s678s55p", win="4s"), B()),
+    "hidden_pungs_3": (dict(concealed="111m555m999p234s678s55p", win="4s"), dict(concealed="111m555m999p234s678s55p", win="9p")),
+    "hidden_pungs_4": (dict(concealed="111m555m999p222s678s55p", win="7s"), dict(concealed="111m555m999p222s678s55p", win="2s")),
+    "hidden_pungs_5": (dict(concealed="111m555m999p222s888s55p", win="5p"), dict(concealed="111m555m999p222s888s55p", win="8s")),
+    "all_hidden_self_drawn": (dict(concealed="111m555m999p222s888s55p", win="5p", self_drawn=True), dict(concealed="111m555m999p222s888s55p", win="5p")),
+    "all_simples": (dict(concealed="234m456m678p345s567s88p", win="4m"), B()),
+    "half_outside": (dict(concealed="123m789m111z999p123s99s", win="1m"), B()),
+    "full_outside": (dict(concealed="123m789m111p999p123s99s", win="1m"), dict(concealed="123m789m111z999p123s99s", win="1m")),
+    "honours_and_terminals": (dict(concealed="111m999p111z222z999s11s", win="1s"), B()),
+    "terminal_pungs_only": (dict(concealed="111m999m111p999p111s99s", win="9s"), dict(concealed="111m999p111z222z999s11s", win="1s")),
+    "thirteen_orphans_open": (ORPHANS_OPEN, B()),
+    "thirteen_orphans_hidden": (ORPHANS_HIDDEN, ORPHANS_OPEN),
+    "eight_pairs": (EIGHT_PAIRS, B()),
+    "sixteen_unrelated": (SIXTEEN, B()),
+    "three_unrelated": (dict(concealed="147m147p147s1234567z1z", win="1z"), SIXTEEN),
+    "heavenly": (B(seat="E", self_drawn=True, events=["heavenly"]), B(seat="E", self_drawn=True)),
+    "ready_dealt": (B(events=["ready_dealt"]), B()),
+    "earthly": (B(events=["earthly"], discarder="E"), B(discarder="E")),
+    "five_discards": (B(pool=POOL5), B(pool=POOL6)),
+    "seven_discards": (B(pool=POOL6), B(pool=POOL8)),
+    "ten_discards": (B(pool=POOL8), B(pool=POOL11)),
+    "double_win": (B(events=["double_win"]), B()),
+    "triple_win": (B(events=["triple_win"]), B(events=["double_win"])),
+    "same_chow_2": (dict(concealed="123m123m789p234s678s55p", win="2m"), B()),
+    "same_chow_3": (dict(concealed="234s678s55p", melds=["chi 123m"] * 3, win="4s"), dict(concealed="123m123m789p234s678s55p", win="2m")),
+    "same_chow_4": (dict(concealed="123m123m123m123m678s55p", win="6s"), dict(concealed="123m123m123m234s678s55p", win="4s")),
+    "two_same_chows": (dict(concealed="123m123m234s234s678p55p", win="2m"), dict(concealed="123m123m789p234s678s55p", win="2m")),
+    "mixed_chow_2": (dict(concealed="123m123p789p234s678s55p", win="2m"), B()),
+    "mixed_chow_two_pairs": (dict(concealed="123m123p456p456s789s55p", win="2m"), dict(concealed="123m123p789p234s678s55p", win="2m")),
+    "mixed_chow_3": (dict(concealed="123m123p123s456s789s55p", win="2m"), dict(concealed="123m123p789p234s678s55p", win="2m")),
+    "brothers_2": (dict(concealed="222m222p789p234s678s55p", win="4s"), B()),
+    "brothers_3": (dict(concealed="222m222p222s789p678s55p", win="7s"), dict(concealed="222m222p789p234s678s55p", win="4s")),
+    "consecutive_pungs": (dict(concealed="555m666m777m234s678s55p", win="4s"), dict(concealed="111m555m999p234s678s55p", win="4s")),
+    "terminal_chows": (dict(concealed="123m789m456p234s678s55p", win="2m"), B()),
+    "double_terminal_chows": (dict(concealed="123m789m123s789s456p55p", win="2m"), dict(concealed="123m789m456p234s678s55p", win="2m")),
+    "terminal_pung_pair": (dict(concealed="111m999m456p234s678s55p", win="4s"), B()),
+    "double_terminal_pung_pair": (dict(concealed="111m999m111s999s456p55p", win="5p"), dict(concealed="111m999m456p234s678s55p", win="4s")),
+    "pure_straight": (dict(concealed="456m789m234s678s55p", melds=["chi 123m"], win="4m"), B()),
+    "pure_straight_hidden": (dict(concealed="123m456m789m234s678s55p", win="4m"), dict(concealed="456m789m234s678s55p", melds=["chi 123m"], win="4m")),
+    "mixed_straight": (dict(concealed="456p789s234s678s55p", melds=["chi 123m"], win="4p"), B()),
+    "mixed_straight_hidden": (dict(concealed="123m456p789s234s678s55p", win="4p"), dict(concealed="456p789s234s678s55p", melds=["chi 123m"], win="4p")),
+    "two_suit_straight": (B(), dict(concealed="123m456p789s234s678s55p", win="4p")),
+    "four_pung_chow_concealed": (dict(concealed="111m123m789p234s678s55p", win="4s"), dict(concealed="111m123m789p234s55p", melds=["chi 678s"], win="4s")),
+    "four_pung_chow_open": (dict(concealed="111m123m789p234s55p", melds=["chi 678s"], win="4s"), dict(concealed="111m123m789p234s678s55p", win="4s")),
+    "four_two_chows_pair_concealed": (dict(concealed="123m234m22m789p678s456s", win="6s"), dict(concealed="123m234m22m789p678s", melds=["chi 456s"], win="6s")),
+    "four_two_chows_pair_open": (dict(concealed="123m234m22m789p678s", melds=["chi 456s"], win="6s"), dict(concealed="123m234m22m789p678s456s", win="6s")),
+    "four_four_chows_concealed": (dict(concealed="123m234m234m345m789p55p", win="7p"), dict(concealed="123m234m234m345m55p", melds=["chi 789p"], win="5m")),
+    "four_four_chows_open": (dict(concealed="123m234m234m345m55p", melds=["chi 789p"], win="5m"), dict(concealed="123m234m234m345m789p55p", win="7p")),
+}
+
+
+def _items(case: dict) -> dict[str, int]:
+    kw = dict(case)
+    return ids(play(kw.pop("concealed"), kw.pop("win"), ruleset="hk-taiwan", **kw))
+
+
+HAND_ITEMS = [i.id for i in load("hk-taiwan").items if not i.dealer]
+
+
+def test_every_row_has_cases():
+    assert set(HAND_ITEMS) == set(CASES)
+
+
+@pytest.mark.parametrize("item", HAND_ITEMS)
+def test_row_positive(item):
+    assert _items(CASES[item][0]).get(item) == load("hk-taiwan").item(item).value
+
+
+@pytest.mark.parametrize("item", HAND_ITEMS)
+def test_row_negative(item):
+    assert item not in _items(CASES[item][1])
+
+
+def test_immediate_payments_are_their_own_lines():
+    """暗槓: 1 底 from each other player; 一台花: 2 底 each (seed 000), outside the hand value."""
+    s = play("456m789p234s678s55p", "4m", melds=["ankong 1111m"], flowers="1234f", ruleset="hk-taiwan")
+    at_once = sorted((p.payer, p.amount) for p in s.payments if p.kind == "immediate")
+    assert at_once == [("E", 10), ("E", 20), ("N", 10), ("N", 20), ("W", 10), ("W", 20)]
+    assert [p.payer for p in s.payments if p.kind == "win"] == ["W"]
+
+
+def test_seat_extras_for_flowers_and_wind_pungs():
+    s = ids(play("123m456m789p234s222z55p", "4m", flowers="26f", ruleset="hk-taiwan"))
+    assert s["flowers"] == 4 and s["wind_pung"] == 2  # seat S: 夏 and 蘭 are its own, 南 pung
+
+
+def test_chicken_hand_is_paid_at_once():
+    s = play(CHICKEN["concealed"], "4m", melds=CHICKEN["melds"], ruleset="hk-taiwan")
+    assert ids(s) == {"chicken": 10}
+    assert {p.kind for p in s.payments} == {"at_once"}
+
+
+def test_an_exposed_kong_keeps_the_hand_concealed_unless_the_house_says_otherwise():
+    hand = dict(melds=["kong 1111m"], ruleset="hk-taiwan")
+    assert "concealed_hand" in ids(play("456m789p234s678s55p", "4m", **hand))
+    assert "concealed_hand" not in ids(play("456m789p234s678s55p", "4m", options={"kong_keeps_concealed": False}, **hand))
+
+
+def test_special_shapes_wait_on_every_kind_that_completes_them():
+    s = play(SIXTEEN["concealed"], "1z", ruleset="hk-taiwan")
+    assert len(s.reading.waits) == 16 and s.reading.special == "sixteen_unrelated"
