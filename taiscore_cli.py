@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from scoring import ruleset as rulesets
 from scoring.hand import HandError, hand_from_json

@@ -12,9 +12,8 @@ from scoring.ruleset import Ruleset, load
 from scoring.scorer import dealer_items_for, score
 from scoring.tiles import WINDS
 
+from .chains import ChainBook
 from .session import HandRecord, SessionError, Table
-
-FALSE_WIN_BASES = 3  # taiwan family: the seeds are silent; see docs/choices.md
 
 
 @dataclass(frozen=True)
@@ -36,8 +35,9 @@ class HandResult:
     streak: int
     round: str
     seats: dict[str, str]
-    payments: tuple[Payment, ...]
+    payments: tuple[Payment, ...]  # what changes hands now
     points: dict[str, int]  # winner -> hand value (without dealer items)
+    set_aside: tuple[dict, ...] = ()  # 拉 chains open after this hand
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +49,7 @@ class HandResult:
             "seats": self.seats,
             "points": self.points,
             "payments": [p.to_json() for p in self.payments],
+            "set_aside": list(self.set_aside),
         }
 
 
@@ -70,7 +71,7 @@ class Statement:
     balances: dict[str, int]
     transfers: tuple[tuple[str, str, int], ...]
     differences: tuple[Difference, ...]
-    pending: tuple[dict, ...] = ()
+    pending: tuple[dict, ...] = ()  # 拉 chains still open; the balances count them as paid at the end
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -105,28 +106,42 @@ class _Deal:
                 self.round_index += 1
 
 
-def _win_points(table: Table, rs: Ruleset, w, seats: dict[str, str], rnd: str, streak: int, discarder: str | None) -> tuple[int, int]:
-    """(hand value, dealer items) for one winner, scoring a full hand where one was given."""
+def _win(table: Table, rs: Ruleset, w, seats: dict[str, str], rnd: str, streak: int, rec: HandRecord) -> tuple[int, list[Payment]]:
+    """One winner's hand value and payments: from points (dealer items added by the
+    ledger), or from a full hand that the scorer scores with what the ledger knows."""
+    stakes = table.stakes or rs.stakes
+    dealer = next(p for p, wind in seats.items() if wind == "E")
     if w.hand is None:
-        return w.points, sum(i.value for i in dealer_items_for(rs, streak))
+        dealer_value = sum(i.value for i in dealer_items_for(rs, streak))
+        payers = [rec.discarder] if rec.discarder else [p for p in table.players if p != w.player]
+        return w.points, [
+            Payment(payer, w.player, stakes.base + (w.points + (dealer_value if dealer in (payer, w.player) else 0)) * stakes.point, "win")
+            for payer in payers
+        ]
     filled = {
         "ruleset": table.ruleset,
         "options": table.options,
         "seat": seats[w.player],
         "round": rnd,
         "streak": streak,
-        "self_drawn": discarder is None,
+        "self_drawn": rec.discarder is None,
+        "stakes": {"base": stakes.base, "point": stakes.point},
     }
-    if discarder is not None:
-        filled["discarder"] = seats[discarder]
+    if rec.discarder is not None:
+        filled["discarder"] = seats[rec.discarder]
     for key, value in filled.items():
         if key in w.hand and w.hand[key] != value:
             raise SessionError(f"{w.player}'s hand says {key}={w.hand[key]!r} but the session gives {value!r}")
+    events = list(w.hand.get("events", []))
+    shared = {2: "double_win", 3: "triple_win"}.get(len(rec.winners))
+    if shared in rs.events and shared not in events:
+        events.append(shared)
     try:
-        s = score(hand_from_json({**w.hand, **filled}))
+        s = score(hand_from_json({**w.hand, **filled, "events": events}))
     except HandError as e:
         raise SessionError(f"{w.player}'s hand: {e}") from None
-    return s.total, s.dealer_total
+    player_at = {wind: p for p, wind in seats.items()}
+    return s.total, [Payment(player_at[p.payer], player_at[p.payee], p.amount, p.kind) for p in s.payments]
 
 
 def replay(table: Table, hands: list[HandRecord]) -> Statement:
@@ -134,6 +149,7 @@ def replay(table: Table, hands: list[HandRecord]) -> Statement:
     stakes = table.stakes or rs.stakes
     first = table.players.index(table.first_dealer) if table.first_dealer else 0
     deal = _Deal(first, first)
+    book = ChainBook()
     results, differences = [], []
     for number, rec in enumerate(hands, start=1):
         if deal.round_index >= rs.rounds:
@@ -144,28 +160,39 @@ def replay(table: Table, hands: list[HandRecord]) -> Statement:
         payments: list[Payment] = []
         points: dict[str, int] = {}
         if rec.type == "cut":
-            raise SessionError(f"hand {number}: 斬拉 (cut) needs a rule set with 拉 chains; {rs.id} pays every hand at once")
+            if not rs.chains:
+                raise SessionError(f"hand {number}: 斬拉 (cut) needs a rule set with 拉 chains; {rs.id} pays every hand at once")
+            t = book.cut(rec.payer, rec.payee)
+            payments.append(Payment(t.payer, t.payee, t.amount, t.kind))
         if rec.type == "win":
             for w in rec.winners:
-                value, dealer_value = _win_points(table, rs, w, seats, rnd, deal.streak, rec.discarder)
-                points[w.player] = value
-                payers = [rec.discarder] if rec.discarder else [p for p in table.players if p != w.player]
-                for payer in payers:
-                    pts = value + (dealer_value if dealer in (payer, w.player) else 0)
-                    payments.append(Payment(payer, w.player, stakes.base + pts * stakes.point, "win"))
+                points[w.player], paid_now = _win(table, rs, w, seats, rnd, deal.streak, rec)
+                payments += paid_now
+            if rs.chains:
+                payments = _chain(book, payments, set(points))
         elif rec.type == "false_win":
-            payments += [Payment(rec.offender, p, FALSE_WIN_BASES * stakes.base, "false_win") for p in table.players if p != rec.offender]
-        results.append(HandResult(number, rec.type, dealer, deal.streak, rnd, seats, tuple(payments), points))
+            payments += [Payment(rec.offender, p, rs.false_win_bases * stakes.base, "false_win") for p in table.players if p != rec.offender]
+        open_chains = tuple(c.to_json() for c in book.open())
+        results.append(HandResult(number, rec.type, dealer, deal.streak, rnd, seats, tuple(payments), points, open_chains))
         if rec.paid is not None:
             differences += _differences(number, payments, rec.paid)
-        if rec.type != "false_win":  # a false win replays the hand with the same dealer
+        if rec.type not in ("false_win", "cut"):  # a false win replays the hand with the same dealer
             deal.after(rs, dealer_won=dealer in points, draw=rec.type == "draw")
+    pending = tuple(c.to_json() for c in book.open())
     balances = {p: 0 for p in table.players}
-    for h in results:
-        for pay in h.payments:
-            balances[pay.payer] -= pay.amount
-            balances[pay.payee] += pay.amount
-    return Statement(tuple(results), balances, settle(balances), tuple(differences))
+    closing = [Payment(t.payer, t.payee, t.amount, t.kind) for t in book.close()]
+    for pay in [p for h in results for p in h.payments] + closing:
+        balances[pay.payer] -= pay.amount
+        balances[pay.payee] += pay.amount
+    return Statement(tuple(results), balances, settle(balances), tuple(differences), pending)
+
+
+def _chain(book: ChainBook, payments: list[Payment], winners: set[str]) -> list[Payment]:
+    """Win payments go into 拉 chains; what the chains release, and payments made at once
+    (immediate, 大雞), change hands now."""
+    owed = [(p.payer, p.payee, p.amount) for p in payments if p.kind == "win"]
+    now = [p for p in payments if p.kind != "win"]
+    return now + [Payment(t.payer, t.payee, t.amount, t.kind) for t in book.win(owed, winners)]
 
 
 def _differences(number: int, computed: list[Payment], paid) -> list[Difference]:

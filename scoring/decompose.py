@@ -6,8 +6,8 @@ of sub-shapes, and the wait finder asks the same question 34 times per hand.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
+from functools import cache, lru_cache
 
 from .tiles import KINDS
 
@@ -52,7 +52,7 @@ def splits(c: tuple[int, ...]) -> tuple[Split, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _group_ok(c: tuple[int, ...], honours: bool, pair: bool) -> bool:
     """Can one suit's (or the honours') counts be cut into sets, plus a pair if `pair`?"""
     i = next((k for k, n in enumerate(c) if n), -1)

@@ -6,9 +6,10 @@ table is a misreading or a typo, and scoring it anyway would hide that.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .decompose import CHOW, PUNG
 from .tiles import (

@@ -7,7 +7,7 @@ what replaces what live in the rule-set data files, not here.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .reading import TWO_SIDED, WAIT_NAMES, Reading
 from .tiles import (

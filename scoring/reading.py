@@ -4,13 +4,14 @@ winning tile completed. Patterns are scored on a reading; the best one wins
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any
 
 from .decompose import CHOW, PUNG, splits, waits
-from .special import specials
 from .hand import Hand
+from .special import specials
 from .tiles import counts, format_tiles
 
 KONG = "kong"

@@ -5,14 +5,15 @@ patterns."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
-from .hand import HandError, Stakes
 from . import patterns_hk  # noqa: F401  (registers the hk-taiwan patterns)
+from .hand import HandError, Stakes
 from .patterns import PATTERNS, Pattern
 
 RULESET_DIR = Path(__file__).parent / "rulesets"

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from streamlit.testing.v1 import AppTest
-
 from conftest import ROOT
+from streamlit.testing.v1 import AppTest
 
 
 def _app() -> AppTest:

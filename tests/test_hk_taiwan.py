@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import ids, play
+
 from scoring.ruleset import load
 
 BASE = "123m456m789p234s678s55p"

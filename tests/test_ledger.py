@@ -12,10 +12,10 @@ import sys
 import time
 
 import pytest
+from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
 from ledger.replay import replay, settle
 from ledger.session import SessionError, hand_from_record, table_from_json
 from ledger.store import Store

@@ -6,12 +6,12 @@ overrides are where the seeds read differently (RULINGS)."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import ids, play
+from test_taiwan import BASE, CASES, FIVE_MELDS
+
 from scoring.hand import HandError
 from scoring.ruleset import load
 from scoring.tiles import SEAT_FLOWERS
-from test_taiwan import BASE, CASES, FIVE_MELDS
 
 KONGS = ["kong 1111m", "kong 5555p", "ankong 9999s", "kong 2222z"]
 OVERRIDES = {

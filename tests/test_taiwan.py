@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import ids, play
+
 from scoring.hand import HandError, hand_from_json
 from scoring.scorer import score
 
