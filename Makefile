@@ -13,7 +13,9 @@ $(VENV)/.runtime: pyproject.toml
 
 $(VENV)/.test: $(VENV)/.runtime
 	$(PY) -m pip install -q -e '.[test]'
-	test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	# a real browser and a real PostgreSQL server for the end-to-end and ledger tests
+	test -x /usr/bin/chromium && ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql)
 	touch $@
 
 $(VENV)/.train: $(VENV)/.runtime

@@ -13,12 +13,12 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .replay import Statement, replay
 from .session import HandRecord, SessionError, Table, hand_from_record, table_from_json
 
-SCHEMA = """
+SQLITE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
     created_at TEXT NOT NULL,
@@ -36,6 +36,26 @@ CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+"""
+
+POSTGRES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    table_json TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    id BIGSERIAL PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    kind TEXT NOT NULL CHECK (kind IN ('hand', 'undo', 'amend')),
+    payload TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_session ON events(session_id, id);
+CREATE OR REPLACE FUNCTION taiscore_append_only() RETURNS trigger AS $$
+BEGIN RAISE EXCEPTION 'the ledger is append-only'; END $$ LANGUAGE plpgsql;
+CREATE OR REPLACE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
+FOR EACH ROW EXECUTE FUNCTION taiscore_append_only();
 """
 
 
@@ -60,14 +80,33 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def is_url(target: str | Path) -> bool:
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
 class Store:
-    def __init__(self, path: Path | None = None):
-        self.path = Path(path or default_path())
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
+    """The ledger database: a SQLite file, or PostgreSQL given a database URL."""
+
+    def __init__(self, target: str | Path | None = None):
+        target = target or default_path()
+        self.postgres = is_url(target)
+        if self.postgres:
+            import psycopg
+
+            self.db = psycopg.connect(str(target), autocommit=True)
+            self.db.execute(POSTGRES_SCHEMA)
+            self.path = str(target)
+        else:
+            self.path = Path(target)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(SQLITE_SCHEMA)
+
+    def _q(self, sql: str, args: tuple = ()) -> list[tuple]:
+        cur = self.db.execute(sql.replace("?", "%s") if self.postgres else sql, args)
+        return cur.fetchall() if cur.description else []
 
     def close(self) -> None:
         self.db.close()
@@ -76,25 +115,25 @@ class Store:
         table_from_json(table_obj)
         sid = uuid.uuid4().hex[:12]
         with self._tx():
-            self.db.execute("INSERT INTO sessions VALUES (?, ?, ?)", (sid, _now(), json.dumps(table_obj, ensure_ascii=False)))
+            self._q("INSERT INTO sessions VALUES (?, ?, ?)", (sid, _now(), json.dumps(table_obj, ensure_ascii=False)))
         return sid
 
     def sessions(self) -> list[tuple[str, str, dict]]:
-        rows = self.db.execute("SELECT id, created_at, table_json FROM sessions ORDER BY created_at, id").fetchall()
+        rows = self._q("SELECT id, created_at, table_json FROM sessions ORDER BY created_at, id")
         return [(i, c, json.loads(t)) for i, c, t in rows]
 
     def table(self, sid: str) -> tuple[dict, Table]:
-        row = self.db.execute("SELECT table_json FROM sessions WHERE id = ?", (sid,)).fetchone()
-        if row is None:
+        rows = self._q("SELECT table_json FROM sessions WHERE id = ?", (sid,))
+        if not rows:
             raise SessionError(f"no session {sid!r} in {self.path}")
-        raw = json.loads(row[0])
+        raw = json.loads(rows[0][0])
         return raw, table_from_json(raw)
 
     def entries(self, sid: str) -> list[Entry]:
         """Replay the event log into the hands as they now stand."""
         _, table = self.table(sid)
         hands: dict[int, dict] = {}
-        for eid, kind, payload in self.db.execute("SELECT id, kind, payload FROM events WHERE session_id = ? ORDER BY id", (sid,)):
+        for eid, kind, payload in self._q("SELECT id, kind, payload FROM events WHERE session_id = ? ORDER BY id", (sid,)):
             data = json.loads(payload)
             if kind == "hand":
                 hands[eid] = data
@@ -109,44 +148,53 @@ class Store:
         return replay(table, [e.record for e in self.entries(sid)])
 
     def add(self, sid: str, hand: dict) -> int:
-        return self._append(sid, "hand", hand, [e.raw for e in self.entries(sid)] + [hand])
+        return self._append(sid, "hand", hand, lambda entries: [e.raw for e in entries] + [hand])
 
     def undo(self, sid: str, event: int | None = None) -> int:
-        entries = self.entries(sid)
-        if not entries:
-            raise SessionError("nothing to undo: the session has no hands")
-        target = event if event is not None else entries[-1].event
-        if target not in {e.event for e in entries}:
-            raise SessionError(f"event {target} is not a hand that stands in session {sid}")
-        return self._append(sid, "undo", {"event": target}, [e.raw for e in entries if e.event != target])
+        def standing(entries: list[Entry]) -> list[dict]:
+            if not entries:
+                raise SessionError("nothing to undo: the session has no hands")
+            target = event if event is not None else entries[-1].event
+            if target not in {e.event for e in entries}:
+                raise SessionError(f"event {target} is not a hand that stands in session {sid}")
+            payload["event"] = target
+            return [e.raw for e in entries if e.event != target]
+
+        payload: dict = {}
+        return self._append(sid, "undo", payload, standing)
 
     def amend(self, sid: str, event: int, hand: dict) -> int:
-        entries = self.entries(sid)
-        if event not in {e.event for e in entries}:
-            raise SessionError(f"event {event} is not a hand that stands in session {sid}")
-        return self._append(sid, "amend", {"event": event, "hand": hand}, [hand if e.event == event else e.raw for e in entries])
+        def standing(entries: list[Entry]) -> list[dict]:
+            if event not in {e.event for e in entries}:
+                raise SessionError(f"event {event} is not a hand that stands in session {sid}")
+            return [hand if e.event == event else e.raw for e in entries]
 
-    def _append(self, sid: str, kind: str, payload: dict, standing: list[dict]) -> int:
-        """Write one event, once the hands standing after it still replay."""
-        _, table = self.table(sid)
-        replay(table, [hand_from_record(r, table) for r in standing])
+        return self._append(sid, "amend", {"event": event, "hand": hand}, standing)
+
+    def _append(self, sid: str, kind: str, payload: dict, standing: Callable[[list[Entry]], list[dict]]) -> int:
+        """Write one event in one transaction, once the hands standing after it still
+        replay; the session row is locked so two writers cannot both validate."""
         with self._tx():
-            cur = self.db.execute(
-                "INSERT INTO events (session_id, kind, payload, created_at) VALUES (?, ?, ?, ?)",
+            if self.postgres:
+                self._q("SELECT id FROM sessions WHERE id = ? FOR UPDATE", (sid,))
+            _, table = self.table(sid)
+            replay(table, [hand_from_record(r, table) for r in standing(self.entries(sid))])
+            rows = self._q(
+                "INSERT INTO events (session_id, kind, payload, created_at) VALUES (?, ?, ?, ?) RETURNING id",
                 (sid, kind, json.dumps(payload, ensure_ascii=False), _now()),
             )
-        return int(cur.lastrowid)
+        return int(rows[0][0])
 
     def _tx(self):
-        return _Transaction(self.db)
+        return _Transaction(self)
 
 
 class _Transaction:
-    def __init__(self, db: sqlite3.Connection):
-        self.db = db
+    def __init__(self, store: Store):
+        self.store = store
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.store.db.execute("BEGIN" if self.store.postgres else "BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type, *_: Any) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        self.store.db.execute("ROLLBACK" if exc_type else "COMMIT")

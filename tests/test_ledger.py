@@ -6,12 +6,12 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 
 import pytest
+import pg
 from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -128,21 +128,40 @@ def test_settlement_uses_zero_sum_pairs_to_save_transfers():
     assert len(settle({"A": 5, "B": -5, "C": 7, "D": -7})) == 2
 
 
-def test_store_undo_and_amend_are_events_and_nothing_is_deleted(tmp_path):
-    store = Store(tmp_path / "ledger.sqlite3")
+@pytest.fixture(scope="module")
+def postgres_url():
+    if pg.binaries() is None:
+        pytest.skip("PostgreSQL server binaries are installed by `make test`")
+    with pg.server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request, tmp_path):
+    if request.param == "sqlite":
+        s = Store(tmp_path / "ledger.sqlite3")
+    else:
+        s = Store(request.getfixturevalue("postgres_url"))
+    yield s
+    s.close()
+
+
+def test_store_undo_and_amend_are_events_and_nothing_is_deleted(store):
     sid = store.create({"players": PLAYERS})
+    before = store._q("SELECT COUNT(*) FROM events")[0][0]
     first = store.add(sid, win("Ben", 3, "Amy"))
     store.add(sid, win("Cat", 1, "Ben"))
     store.undo(sid)
     assert len(store.statement(sid).hands) == 1
     store.amend(sid, first, win("Ben", 5, "Amy"))
     assert store.statement(sid).hands[0].points == {"Ben": 5}
-    assert store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 4
-    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        store.db.execute("DELETE FROM events")
+    assert store._q("SELECT COUNT(*) FROM events")[0][0] == before + 4
+    with pytest.raises(Exception, match="append-only"):
+        store._q("DELETE FROM events")
     with pytest.raises(SessionError, match="not at the table"):
         store.add(sid, win("Eve", 1, "Amy"))
-    assert store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 4
+    assert store._q("SELECT COUNT(*) FROM events")[0][0] == before + 4
+    assert [s[0] for s in store.sessions()].count(sid) == 1
 
 
 WRITER = """
