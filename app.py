@@ -9,6 +9,8 @@ import cv2
 import numpy as np
 import streamlit as st
 
+from ledger.report import statement_csv
+from ledger.store import Store
 from scoring import ruleset as rulesets
 from scoring.hand import EVENTS, HandError, hand_from_json
 from scoring.scorer import Score, score
@@ -267,19 +269,95 @@ def result_section(context: dict, unit: str) -> None:
     )
     st.table([{"From 付": WIND_LABELS[p.payer], "To 收": WIND_LABELS[p.payee], unit: p.points, "Amount 金額": p.amount} for p in result.payments])
     st.caption(f"Waits 聽: {' '.join(_codes(r.waits)) or '-'} · wait shape: {r.wait or '-'}")
+    st.session_state.scored_hand = {k: obj[k] for k in ("concealed", "winning_tile", "melds", "flowers", "events") if obj.get(k)}
 
 
 def _codes(kinds) -> list[str]:
     return [code(k) for k in kinds]
 
 
+def ledger_page(store: Store, context: dict) -> None:
+    st.caption(f"Ledger database: {store.path}")
+    sessions = store.sessions()
+    labels = {sid: f"{created[:16]} · {t.get('ruleset', 'taiwan')} · {' '.join(t['players'])}" for sid, created, t in sessions}
+    with st.expander("New session 新牌局", expanded=not sessions):
+        cols = st.columns(4)
+        names = [cols[i].text_input(f"Chair {i + 1} ({WIND_LABELS[w]} first hand)", key=f"player_{i}") for i, w in enumerate(WINDS)]
+        if st.button("Start session", key="new_session"):
+            try:
+                table = {"players": names, "ruleset": context["ruleset"], "options": context["options"], "stakes": context["stakes"]}
+                st.session_state.ledger_session = store.create(table)
+                st.rerun()
+            except HandError as e:
+                st.error(str(e))
+    if not sessions:
+        return
+    ids = list(labels)
+    current = st.session_state.get("ledger_session", ids[-1])
+    sid = st.selectbox("Session 牌局", ids, index=ids.index(current) if current in ids else len(ids) - 1, format_func=labels.get, key="ledger_pick")
+    raw, table = store.table(sid)
+    record_hand(store, sid, list(table.players))
+    try:
+        statement = store.statement(sid)
+    except HandError as e:
+        st.error(str(e))
+        return
+    st.subheader("Hands 每局")
+    st.table([
+        {"#": h.number, "type": h.type, "round 圈": h.round, "dealer 莊": f"{h.dealer} 連{h.streak}",
+         "payments": "; ".join(f"{p.payer}→{p.payee} {p.amount} ({p.kind})" for p in h.payments) or "-"}
+        for h in statement.hands
+    ] or [{"#": "-", "type": "no hands yet"}])
+    if statement.pending:
+        st.subheader("Open 拉 chains 拉莊中")
+        st.table([{"from": c["from"], "to": c["to"], "set aside": c["amount"], "口": c["mouths"]} for c in statement.pending])
+    st.subheader("Balances 結算")
+    st.table([{"player": p, "balance": v} for p, v in statement.balances.items()])
+    st.markdown("**Settle with 找數:** " + ("; ".join(f"{a} pays {b} {n}" for a, b, n in statement.transfers) or "nothing to settle"))
+    st.download_button("Export CSV", statement_csv(statement), file_name=f"taiscore-{sid}.csv", mime="text/csv", key="export_csv")
+
+
+def record_hand(store: Store, sid: str, players: list[str]) -> None:
+    """Add the hand scored on the first tab, a draw or a false win; undo the last."""
+    st.subheader("Record 記錄")
+    c1, c2, c3 = st.columns(3)
+    winner = c1.selectbox("Winner 胡牌", players, key="ledger_winner")
+    discarder = c2.selectbox("Discarder 放槍", ["self-drawn 自摸"] + [p for p in players if p != winner], key=f"ledger_discarder_{winner}")
+    points = c3.number_input("Points (if no scored hand)", min_value=0, value=0, key="ledger_points")
+    hand = st.session_state.get("scored_hand")
+    use_hand = hand is not None and st.checkbox("Use the hand scored on the first tab", value=True, key="ledger_use_hand")
+    winner_entry = {"player": winner, **({"hand": hand} if use_hand and hand else {"points": int(points)})}
+    record = {"type": "win", "winners": [winner_entry], "discarder": None if discarder.startswith("self") else discarder}
+    b1, b2, b3, b4 = st.columns(4)
+    actions = {
+        "add_win": (b1.button("Add win 加胡", key="add_win"), lambda: store.add(sid, record)),
+        "add_draw": (b2.button("Draw 流局", key="add_draw"), lambda: store.add(sid, {"type": "draw"})),
+        "false_win": (b3.button(f"False win 詐胡 ({winner})", key="false_win"), lambda: store.add(sid, {"type": "false_win", "offender": winner})),
+        "undo": (b4.button("Undo last 撤銷", key="undo_last"), lambda: store.undo(sid)),
+    }
+    for pressed, act in actions.values():
+        if pressed:
+            try:
+                act()
+            except HandError as e:
+                st.error(str(e))
+
+
 def main() -> None:
     st.title("taiscore 台灣麻將算台")
     context, unit = sidebar_context()
-    photo_section()
-    manual_section()
-    correction_section()
-    result_section(context, unit)
+    score_tab, ledger_tab = st.tabs(["Score 算台", "Ledger 帳本"])
+    with score_tab:
+        photo_section()
+        manual_section()
+        correction_section()
+        result_section(context, unit)
+    with ledger_tab:
+        store = Store()  # SQLite under the user's data directory, or $TAISCORE_DB (a path or a PostgreSQL URL)
+        try:
+            ledger_page(store, context)
+        finally:
+            store.close()
 
 
 main()

@@ -66,3 +66,17 @@ def test_melds_and_flowers_are_typed_too():
     at = _type_hand(_app(), "456m789p234s678s55p", "4m", melds="ankong 1111z", flowers="2f")
     names = set(at.table[0].value["名稱"])
     assert "門清" in names and any(n.startswith("正花") for n in names)
+
+
+def test_ledger_page_records_the_scored_hand_and_settles():
+    at = _type_hand(_app(), "123m456m789p234s678s55p", "4m")
+    for i, name in enumerate(["Amy", "Ben", "Cat", "Dan"]):
+        at.text_input(key=f"player_{i}").input(name)
+    at.button(key="new_session").click().run()
+    at.selectbox(key="ledger_winner").set_value("Ben").run()
+    at.selectbox(key="ledger_discarder_Ben").set_value("Amy").run()
+    at.button(key="add_win").click().run()
+    assert not at.exception
+    balances = {r["player"]: r["balance"] for r in at.table[-1].value.to_dict("records")}
+    assert balances == {"Amy": -180, "Ben": 180, "Cat": 0, "Dan": 0}  # 門清 + 平胡 + 莊家 (Amy deals)
+    assert any("Amy pays Ben 180" in m.value for m in at.markdown)
