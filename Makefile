@@ -3,6 +3,7 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
+APT_PACKAGES := chromium postgresql librsvg2-bin kdegames-mahjongg-data-kf5 fonts-noto-cjk
 
 .PHONY: run test bench train export eval dataset clean
 
@@ -13,9 +14,10 @@ $(VENV)/.runtime: pyproject.toml
 
 $(VENV)/.test: $(VENV)/.runtime
 	$(PY) -m pip install -q -e '.[test]'
-	# a real browser and a real PostgreSQL server for the end-to-end and ledger tests
-	test -x /usr/bin/chromium && ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || \
-		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql)
+	# a real browser, a real PostgreSQL server, and the art tools of the photo generator
+	test -x /usr/bin/chromium && ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v rsvg-convert >/dev/null && \
+		test -d /usr/share/kmahjongglib && test -f /usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES))
 	touch $@
 
 $(VENV)/.train: $(VENV)/.runtime
@@ -30,6 +32,11 @@ test: $(VENV)/.test
 
 bench: $(VENV)/.runtime
 	$(VENV)/bin/taiscore bench --hands 10000
+
+N ?= 5000
+SEED ?= 0
+dataset: $(VENV)/.test
+	$(PY) -m datasets.generate --n $(N) --seed $(SEED)
 
 train: $(VENV)/.train
 	$(PY) -m vision.training.train $(ARGS)

@@ -1,0 +1,309 @@
+"""One synthetic photo of a winning hand on a table, with a tight box per visible tile.
+
+Tiles are laid out on the table plane (units: one tile is 1 wide, 1.33 deep),
+drawn top-down with their thickness showing on the camera side, then the plane is
+warped into a tilted camera view; every tile's corners go through the same warp,
+so each box is the tile as the camera sees it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scoring.random_hands import random_hand
+from scoring.tiles import code, parse_flowers, parse_tiles
+from vision.classes import INDEX
+
+TILE_W, TILE_H, THICK = 1.0, 1.33, 0.45
+BACK_COLOURS = [(40, 130, 60), (160, 90, 30), (40, 170, 210), (200, 200, 190), (215, 225, 235), (60, 60, 170)]  # BGR
+FRONT_COLOURS = [(236, 244, 248), (214, 232, 242), (245, 245, 245), (200, 228, 240)]
+
+
+@dataclass(frozen=True)
+class Placed:
+    code: str  # a class code; "back" for a face-down tile
+    x: float
+    y: float
+    turned: bool = False  # lying sideways (a claimed tile)
+    labelled: bool = True
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return (TILE_H, TILE_W) if self.turned else (TILE_W, TILE_H)
+
+
+@dataclass(frozen=True)
+class Photo:
+    image: np.ndarray
+    boxes: list[tuple[int, float, float, float, float]]  # class, x1, y1, x2, y2 in pixels
+    hand: dict
+    masks: np.ndarray | None = None  # instance ids (box index + 1), for tests
+
+
+def _meld_tiles(meld: str, rng: random.Random) -> list[tuple[str, bool]]:
+    kind, tiles = meld.split()
+    codes = [code(k) for k in parse_tiles(tiles)]
+    if kind == "ankong":
+        return [("back", False)] * 4 if rng.random() < 0.3 else [("back", False), (codes[1], False), (codes[2], False), ("back", False)]
+    turned = rng.randrange(len(codes)) if kind == "chi" or rng.random() < 0.6 else -1
+    return [(c, i == turned) for i, c in enumerate(codes)]
+
+
+def _row(items: list[tuple[str, bool]], x: float, y: float, gap: float = 0.04) -> tuple[list[Placed], float]:
+    out = []
+    for c, turned in items:
+        p = Placed(c, x, y + (TILE_H - TILE_W if turned else 0), turned)
+        out.append(p)
+        x += p.size[0] + gap
+    return out, x
+
+
+def layout(hand: dict, rng: random.Random) -> list[Placed]:
+    """The winner's tiles: concealed row, winning tile apart, melds, flowers aside."""
+    kinds = list(parse_tiles(hand["concealed"]))
+    kinds.remove(parse_tiles(hand["winning_tile"])[0])
+    row = [(code(k), False) for k in sorted(kinds)]
+    melds = [_meld_tiles(m, rng) for m in hand["melds"]]
+    flowers = [(f"{f}f", False) for f in parse_flowers(hand.get("flowers"))]
+    placed: list[Placed] = []
+    if melds and rng.random() < 0.5:  # melds to the left on the same row
+        x = 0.0
+        for m in melds:
+            tiles, x = _row(m, x, 0.0)
+            placed += tiles
+            x += rng.uniform(0.4, 0.9)
+    else:  # melds on a row beyond the hand
+        x = rng.uniform(0, 2)
+        for m in melds:
+            tiles, x = _row(m, x, -TILE_H - rng.uniform(0.5, 1.2))
+            placed += tiles
+            x += rng.uniform(0.4, 0.9)
+        x = 0.0
+    tiles, x = _row(row, x, 0.0)
+    placed += tiles
+    tiles, x = _row([(hand["winning_tile"], False)], x + rng.uniform(0.5, 1.0), 0.0)
+    placed += tiles
+    if flowers:
+        fy = rng.choice([-2 * TILE_H - 1.2, -TILE_H - 0.8]) if not melds else -2 * TILE_H - 1.5
+        tiles, _ = _row(flowers, rng.uniform(0, 6), fy)
+        placed += tiles
+    return placed
+
+
+def distractors(rng: random.Random, extent: tuple[float, float, float, float]) -> list[Placed]:
+    """Other players' discards and melds, and a wall of backs, around the hand."""
+    x0, y0, x1, y1 = extent
+    out: list[Placed] = []
+    pool = [c for c in INDEX if c != "back"]
+    above, below = y0, y1
+    for _ in range(rng.randrange(0, 3)):
+        if rng.random() < 0.5:
+            above -= TILE_H + THICK + rng.uniform(0.8, 2.0)
+            y = above
+        else:
+            y = below + rng.uniform(0.8, 2.0)
+            below = y + TILE_H + THICK
+        items = [("back", False)] * rng.randrange(5, 14) if rng.random() < 0.3 else [(rng.choice(pool), False) for _ in range(rng.randrange(3, 10))]
+        tiles, _ = _row(items, rng.uniform(x0 - 2, x0 + 4), y)
+        out += tiles
+    return out
+
+
+def _table(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """Felt, cloth or wood in many colours."""
+    kind = rng.choice(["felt", "cloth", "wood"])
+    base = rng.integers(20, 200, 3).astype(np.float32)
+    if kind == "wood":
+        base = np.array([rng.uniform(30, 80), rng.uniform(70, 120), rng.uniform(110, 180)], np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    noise = rng.normal(0, 1, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
+    noise = cv2.resize(noise, (w, h))
+    if kind == "wood":
+        yy = np.arange(h, dtype=np.float32)[:, None]
+        grain = np.sin(yy / rng.uniform(3, 9) + noise * 2.5) * 18
+        img += grain[..., None]
+    elif kind == "cloth":
+        xx, yy = np.meshgrid(np.arange(w), np.arange(h))
+        img += (((xx // 3 + yy // 3) % 2) * 10 - 5)[..., None].astype(np.float32)
+    img += noise[..., None] * rng.uniform(3, 10)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _tile_image(p: Placed, faces: dict[str, np.ndarray], px: float, front: tuple, back: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Top-down picture of one tile (face plus the thickness on the camera side) and its alpha."""
+    w, h = p.size
+    fw, fh, th = max(4, round(w * px)), max(4, round(h * px)), max(2, round(THICK * px))
+    img = np.zeros((fh + th, fw, 3), np.uint8)
+    alpha = np.zeros((fh + th, fw), np.uint8)
+    r = max(2, fw // 8)
+    cv2.rectangle(img, (0, r), (fw - 1, fh + th - 1 - r), back, -1)
+    cv2.rectangle(alpha, (0, r), (fw - 1, fh + th - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (fw - 1 - r, r), (r, fh + th - 1 - r), (fw - 1 - r, fh + th - 1 - r)):
+        cv2.circle(img, (cx, cy), r, back, -1)
+        cv2.circle(alpha, (cx, cy), r, 255, -1)
+    cv2.rectangle(img, (r, 0), (fw - 1 - r, fh + th - 1), back, -1)
+    cv2.rectangle(alpha, (r, 0), (fw - 1 - r, fh + th - 1), 255, -1)
+    if p.code != "back":
+        face = faces[p.code]
+        if p.turned:
+            face = cv2.rotate(face, cv2.ROTATE_90_COUNTERCLOCKWISE)
+        face = cv2.resize(face, (fw, fh), interpolation=cv2.INTER_AREA)
+        top = np.zeros((fh, fw, 3), np.uint8)
+        top[:] = front
+        a = face[:, :, 3:4] / 255.0
+        top = (face[:, :, :3] * a + top * (1 - a)).astype(np.uint8)
+        mask = np.zeros((fh, fw), np.uint8)
+        cv2.rectangle(mask, (r, 0), (fw - 1 - r, fh - 1), 255, -1)
+        cv2.rectangle(mask, (0, r), (fw - 1, fh - 1 - r), 255, -1)
+        for cx, cy in ((r, r), (fw - 1 - r, r), (r, fh - 1 - r), (fw - 1 - r, fh - 1 - r)):
+            cv2.circle(mask, (cx, cy), r, 255, -1)
+        sel = mask > 0
+        img[:fh][sel] = top[sel]
+        shade = (np.array(back, np.float32) * 0.75).astype(np.uint8)
+        edge = img[fh:].copy()
+        edge[alpha[fh:] > 0] = shade
+        img[fh:] = edge
+    else:
+        img[:fh][alpha[:fh] > 0] = np.clip(np.array(back) * 1.05, 0, 255).astype(np.uint8)
+        img[fh:][alpha[fh:] > 0] = (np.array(back) * 0.75).astype(np.uint8)
+    return img, alpha
+
+
+def _camera(centre: tuple[float, float], px: float, unit: float, out_w: int, out_h: int, rng: np.random.Generator, flat: bool) -> np.ndarray:
+    """Plane -> photo: tilt up to about 45 degrees (the far side shrinks), turn, shift;
+    the hand's centre lands near the photo's centre."""
+    cx, cy = centre
+    to_origin = np.float64([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]])
+    scale = unit / px
+    if flat:
+        view = np.float64([[scale, 0, 0], [0, scale, 0], [0, 0, 1]])
+    else:
+        tilt = np.radians(rng.uniform(0, 45))
+        depth = max(out_w, out_h) * rng.uniform(1.0, 2.5) / scale  # camera distance, in plane pixels
+        # a pinhole camera looking at the plane tilted by `tilt` about the horizontal axis
+        view = np.float64([[1, 0, 0], [0, np.cos(tilt), 0], [0, np.sin(tilt) / depth, 1]])
+        angle = np.radians(rng.uniform(-12, 12))
+        rot = np.float64([[np.cos(angle), -np.sin(angle), 0], [np.sin(angle), np.cos(angle), 0], [0, 0, 1]])
+        view = np.float64([[scale, 0, 0], [0, scale, 0], [0, 0, 1]]) @ rot @ view
+    jitter = (rng.uniform(-0.06, 0.06, 2) if not flat else np.zeros(2)) * [out_w, out_h]
+    to_photo = np.float64([[1, 0, out_w / 2 + jitter[0]], [0, 1, out_h / 2 + jitter[1]], [0, 0, 1]])
+    return to_photo @ view @ to_origin
+
+
+def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    h, w = img.shape[:2]
+    out = img.astype(np.float32)
+    tint = np.array([rng.uniform(0.8, 1.1), 1.0, rng.uniform(0.85, 1.15)], np.float32)  # cool to warm
+    gx = np.linspace(rng.uniform(0.6, 1.0), rng.uniform(0.9, 1.25), w, dtype=np.float32)
+    gy = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(0.9, 1.2), h, dtype=np.float32)
+    out *= (gy[:, None] * gx[None, :])[..., None] * tint
+    for _ in range(rng.integers(0, 3)):  # glare spots
+        cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.03, 0.15) * w
+        yy, xx = np.ogrid[:h, :w]
+        out += (np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * rng.uniform(40, 140))[..., None]
+    if rng.random() < 0.4:  # a shadow across part of the photo
+        pts = rng.uniform(0, 1, (4, 2)) * [w, h]
+        mask = np.zeros((h, w), np.float32)
+        cv2.fillPoly(mask, [pts.astype(np.int32)], 1.0)
+        mask = cv2.GaussianBlur(mask, (0, 0), max(2, w / 60))
+        out *= (1 - mask * rng.uniform(0.2, 0.5))[..., None]
+    if rng.random() < 0.5:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6))
+    elif rng.random() < 0.3:
+        k = int(rng.integers(3, 9))
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2] = 1.0 / k
+        out = cv2.filter2D(out, -1, cv2.warpAffine(kernel, cv2.getRotationMatrix2D((k / 2, k / 2), rng.uniform(0, 180), 1), (k, k)))
+    out += rng.normal(0, rng.uniform(1, 8), out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _props(img: np.ndarray, rng: np.random.Generator) -> None:
+    """Phones, chips and a hand on the table around the tiles."""
+    h, w = img.shape[:2]
+    for _ in range(rng.integers(0, 5)):
+        x, y = int(rng.uniform(0, w)), int(rng.uniform(0, h))
+        kind = rng.choice(["chip", "phone", "hand"])
+        if kind == "chip":
+            cv2.circle(img, (x, y), int(w * rng.uniform(0.01, 0.025)), tuple(int(v) for v in rng.integers(0, 255, 3)), -1)
+        elif kind == "phone":
+            pw, ph = int(w * 0.06), int(w * 0.12)
+            cv2.rectangle(img, (x, y), (x + pw, y + ph), (20, 20, 25), -1)
+        else:
+            cv2.ellipse(img, (x, y), (int(w * 0.06), int(w * 0.035)), rng.uniform(0, 180), 0, 360, (120, 150, 200), -1)
+
+
+def render(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side: int = 1280, clean: bool = False) -> Photo:
+    """One photo for `seed`. `clean`: no distractors, lighting or noise (for label tests)."""
+    rng = np.random.default_rng(seed)
+    prng = random.Random(seed)
+    hand = random_hand(prng)
+    hand = {k: hand[k] for k in ("concealed", "melds", "flowers", "winning_tile")}
+    styles = [s for s, f in faces_by_style.items() if len(f) == 42] or list(faces_by_style)
+    faces = faces_by_style[prng.choice(styles)]
+    if any(c not in faces for c in _codes(hand)):
+        faces = faces_by_style[prng.choice([s for s, f in faces_by_style.items() if len(f) == 42])]
+    placed = layout(hand, prng)
+    xs = [p.x for p in placed] + [p.x + p.size[0] for p in placed]
+    ys = [p.y for p in placed] + [p.y + p.size[1] + THICK for p in placed]
+    if not clean:
+        placed += distractors(prng, (min(xs), min(ys), max(xs), max(ys)))
+        xs = [p.x for p in placed] + [p.x + p.size[0] for p in placed]
+        ys = [p.y for p in placed] + [p.y + p.size[1] + THICK for p in placed]
+    megapixels = rng.uniform(1, 12)
+    aspect = rng.choice([4 / 3, 16 / 9, 3 / 4, 1.0])
+    out_w = int(np.sqrt(megapixels * 1e6 * aspect))
+    out_h = int(out_w / aspect)
+    shrink = min(1.0, max_side / max(out_w, out_h))
+    out_w, out_h = int(out_w * shrink), int(out_h * shrink)
+    span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
+    fill = rng.uniform(0.55, 0.95) if not clean else 0.9
+    unit = min(fill * out_w / span_x, fill * out_h / span_y)  # output pixels per tile width
+    px = unit * 1.25  # the plane is drawn a little finer than the photo, then warped down
+    margin = 0.5
+    cw, ch = int((span_x + 2 * margin) * px), int((span_y + 2 * margin) * px)
+    ox, oy = (margin - min(xs)) * px, (margin - min(ys)) * px
+    plane = np.zeros((ch, cw, 3), np.uint8)  # tiles only; the table is drawn at photo size
+    cover = np.zeros((ch, cw), np.uint8)
+    ids = np.zeros((ch, cw), np.int32)
+    front = FRONT_COLOURS[prng.randrange(len(FRONT_COLOURS))]
+    back = BACK_COLOURS[prng.randrange(len(BACK_COLOURS))]
+    order = sorted(placed, key=lambda p: p.y)
+    for n, p in enumerate(order):
+        img, alpha = _tile_image(p, faces, px, front, back)
+        x, y = int(round(p.x * px + ox)), int(round(p.y * px + oy))
+        th, tw = img.shape[:2]
+        region = plane[y : y + th, x : x + tw]
+        sel = alpha[: region.shape[0], : region.shape[1]] > 0
+        region[sel] = img[: region.shape[0], : region.shape[1]][sel]
+        cover[y : y + th, x : x + tw][sel] = 255
+        ids[y : y + th, x : x + tw][sel] = n + 1
+    centre = ((min(xs) + max(xs)) / 2 * px + ox, (min(ys) + max(ys)) / 2 * px + oy)
+    cam = _camera(centre, px, unit, out_w, out_h, rng, clean)
+    photo = np.full((out_h, out_w, 3), 128, np.uint8) if clean else _table(out_h, out_w, rng)
+    if not clean:
+        _props(photo, rng)  # under the tiles: phones, chips and a hand lie on the table too
+    tiles_img = cv2.warpPerspective(plane, cam, (out_w, out_h), flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(cover, cam, (out_w, out_h), flags=cv2.INTER_LINEAR)[..., None] / 255.0
+    photo = (tiles_img * alpha + photo * (1 - alpha)).astype(np.uint8)
+    masks = cv2.warpPerspective(ids, cam, (out_w, out_h), flags=cv2.INTER_NEAREST)
+    boxes = []
+    for n, p in enumerate(order):
+        ys_, xs_ = np.nonzero(masks == n + 1)
+        if len(xs_) > 30:  # a tile cut off by the photo's edge down to a sliver is not labelled
+            boxes.append((INDEX[p.code], float(xs_.min()), float(ys_.min()), float(xs_.max() + 1), float(ys_.max() + 1)))
+    if not clean:
+        photo = _light(photo, rng)
+    return Photo(photo, boxes, hand, masks if clean else None)
+
+
+def _codes(hand: dict) -> set[str]:
+    out = {code(k) for k in parse_tiles(hand["concealed"])}
+    for m in hand["melds"]:
+        out |= {code(k) for k in parse_tiles(m.split()[1])}
+    return out | {f"{f}f" for f in parse_flowers(hand.get("flowers"))}
