@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import uuid
 from pathlib import Path
 
 import cv2
@@ -46,7 +47,7 @@ def tiles_from_reading(tiles: list[Tile]) -> list[dict]:
     for g in reading.groups:
         if g.role == "meld":
             melds += 1
-        name = f"meld {min(melds, 5)}" if g.role == "meld" else ("ignore" if g.role == "unread" else g.role)
+        name = f"meld {min(melds, 5)}" if g.role == "meld" else ("ignore" if g.role in ("unread", "other") else g.role)
         for i in g.tiles:
             group_of[i] = name
     st.session_state.doubts = list(reading.doubts)
@@ -329,18 +330,28 @@ def record_hand(store: Store, sid: str, players: list[str]) -> None:
     winner_entry = {"player": winner, **({"hand": hand} if use_hand and hand else {"points": int(points)})}
     record = {"type": "win", "winners": [winner_entry], "discarder": None if discarder.startswith("self") else discarder}
     b1, b2, b3, b4 = st.columns(4)
-    actions = {
-        "add_win": (b1.button("Add win 加胡", key="add_win"), lambda: store.add(sid, record)),
-        "add_draw": (b2.button("Draw 流局", key="add_draw"), lambda: store.add(sid, {"type": "draw"})),
-        "false_win": (b3.button(f"False win 詐胡 ({winner})", key="false_win"), lambda: store.add(sid, {"type": "false_win", "offender": winner})),
-        "undo": (b4.button("Undo last 撤銷", key="undo_last"), lambda: store.undo(sid)),
-    }
-    for pressed, act in actions.values():
-        if pressed:
-            try:
-                act()
-            except HandError as e:
-                st.error(str(e))
+    nonce = st.session_state.setdefault("ledger_nonce", uuid.uuid4().hex)
+    b1.button("Add win 加胡", key="add_win", on_click=_ledger_write, args=(sid, "add", record, nonce))
+    b2.button("Draw 流局", key="add_draw", on_click=_ledger_write, args=(sid, "add", {"type": "draw"}, nonce))
+    b3.button(f"False win 詐胡 ({winner})", key="false_win", on_click=_ledger_write, args=(sid, "add", {"type": "false_win", "offender": winner}, nonce))
+    b4.button("Undo last 撤銷", key="undo_last", on_click=_ledger_write, args=(sid, "undo", None, nonce))
+    if st.session_state.get("ledger_error"):
+        st.error(st.session_state.pop("ledger_error"))
+
+
+def _ledger_write(sid: str, action: str, record: dict | None, nonce: str) -> None:
+    """A button's callback. The nonce belongs to the page as drawn: a double click (or a
+    repeated event) on the same page writes once."""
+    if st.session_state.get("ledger_nonce") != nonce:
+        return
+    st.session_state.ledger_nonce = uuid.uuid4().hex
+    store = Store()
+    try:
+        store.add(sid, record) if action == "add" else store.undo(sid)
+    except HandError as e:
+        st.session_state.ledger_error = str(e)
+    finally:
+        store.close()
 
 
 def main() -> None:

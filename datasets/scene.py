@@ -98,14 +98,14 @@ def distractors(rng: random.Random, extent: tuple[float, float, float, float]) -
     """Other players' discards and melds, and a wall of backs, around the hand."""
     x0, y0, x1, y1 = extent
     out: list[Placed] = []
-    pool = [c for c in INDEX if c != "back"]
-    above, below = y0, y1
+    pool = [c for c in INDEX if c != "back" and not c.endswith("f")]  # flowers lie by their owners
+    above, below = min(y0, -4.2 * TILE_H), y1  # the middle of the table lies beyond the hand's own area
     for _ in range(rng.randrange(0, 3)):
-        if rng.random() < 0.5:
-            above -= TILE_H + THICK + rng.uniform(0.8, 2.0)
+        if rng.random() < 0.6:
+            above -= TILE_H + THICK + rng.uniform(0.5, 2.0)
             y = above
         else:
-            y = below + rng.uniform(0.8, 2.0)
+            y = below + rng.uniform(1.0, 2.5)
             below = y + TILE_H + THICK
         items = [("back", False)] * rng.randrange(5, 14) if rng.random() < 0.3 else [(rng.choice(pool), False) for _ in range(rng.randrange(3, 10))]
         tiles, _ = _row(items, rng.uniform(x0 - 2, x0 + 4), y)

@@ -10,10 +10,11 @@ import json
 import os
 import sqlite3
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .replay import Statement, replay
 from .session import HandRecord, SessionError, Table, hand_from_record, table_from_json

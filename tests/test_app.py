@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import ROOT
 from streamlit.testing.v1 import AppTest
+
+
+@pytest.fixture(autouse=True)
+def ledger_db(tmp_path, monkeypatch):
+    """Each test's page keeps its ledger in the test's own database, never the user's."""
+    monkeypatch.setenv("TAISCORE_DB", str(tmp_path / "ledger.sqlite3"))
 
 
 def _app() -> AppTest:
@@ -78,5 +85,7 @@ def test_ledger_page_records_the_scored_hand_and_settles():
     at.button(key="add_win").click().run()
     assert not at.exception
     balances = {r["player"]: r["balance"] for r in at.table[-1].value.to_dict("records")}
+    hands = [t.value.to_dict("records") for t in at.table]
+    assert balances == {"Amy": -180, "Ben": 180, "Cat": 0, "Dan": 0}, hands
     assert balances == {"Amy": -180, "Ben": 180, "Cat": 0, "Dan": 0}  # 門清 + 平胡 + 莊家 (Amy deals)
     assert any("Amy pays Ben 180" in m.value for m in at.markdown)

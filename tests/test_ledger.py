@@ -10,8 +10,8 @@ import subprocess
 import sys
 import time
 
-import pytest
 import pg
+import pytest
 from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -48,7 +48,7 @@ def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int,
     h, w = img.shape[:2]
     scale = min(size / h, size / w)
     nh, nw = round(h * scale), round(w * scale)
-    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR if scale > 1 else cv2.INTER_AREA)
+    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR)  # as ultralytics does
     top, left = (size - nh) // 2, (size - nw) // 2
     out = np.full((size, size, 3), 114, np.uint8)
     out[top : top + nh, left : left + nw] = resized
@@ -58,7 +58,7 @@ def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int,
 class Detector:
     """Loads the ONNX model once; `detect` takes a BGR image of any size."""
 
-    def __init__(self, model: Path = DEFAULT_MODEL, conf: float = 0.25, iou: float = 0.6, threads: int = 2):
+    def __init__(self, model: Path = DEFAULT_MODEL, conf: float = 0.25, iou: float = 0.7, threads: int = 2):
         if not Path(model).is_file():
             raise ValueError(f"no model file at {model}")
         opts = ort.SessionOptions()

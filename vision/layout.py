@@ -74,23 +74,49 @@ def _split_melds(codes: list[str]) -> list[int] | None:
 
 
 def _rows(tiles: list[Tile], idx: list[int]) -> list[list[int]]:
+    """Chains of side-by-side tiles: each tile links to its nearest neighbour on the right
+    that overlaps it vertically, so slightly turned or tilted rows stay whole."""
     if not idx:
         return []
-    size = median(max(tiles[i].width, tiles[i].height) for i in idx)
-    rows: list[list[int]] = []
-    for i in sorted(idx, key=lambda i: tiles[i].cy):
-        if rows and abs(tiles[i].cy - median(tiles[j].cy for j in rows[-1])) < 0.5 * size:
-            rows[-1].append(i)
-        else:
-            rows.append([i])
-    return [sorted(r, key=lambda i: tiles[i].cx) for r in rows]
+    unit = median(min(tiles[i].width, tiles[i].height) for i in idx)
+    right: dict[int, int] = {}
+    for i in idx:
+        a = tiles[i]
+        best = None
+        for j in idx:
+            b = tiles[j]
+            if j == i or b.cx <= a.cx:
+                continue
+            gap = b.box[0] - a.box[2]
+            overlap = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+            if -0.4 * unit <= gap <= 2.5 * unit and overlap >= 0.5 * min(a.height, b.height):
+                if best is None or gap < best[0]:
+                    best = (gap, j)
+        if best:
+            right[i] = best[1]
+    left: dict[int, int] = {}
+    for i, j in sorted(right.items(), key=lambda ij: tiles[ij[1]].box[0] - tiles[ij[0]].box[2]):
+        if j not in left:
+            left[j] = i
+    starts = [i for i in idx if i not in left]
+    rows = []
+    for i in starts:
+        row = [i]
+        while row[-1] in right and left.get(right[row[-1]]) == row[-1]:
+            row.append(right[row[-1]])
+        rows.append(row)
+    return rows
 
 
 def _groups(tiles: list[Tile], row: list[int]) -> list[list[int]]:
-    unit = median(min(tiles[i].width, tiles[i].height) for i in row)
+    """Cut a row where tiles stand apart: the distance between neighbouring centres is
+    compared with the row's usual spacing, which stays right when the photo is turned
+    or tilted (box gaps do not: turned boxes swell and overlap)."""
+    steps = [((tiles[b].cx - tiles[a].cx) ** 2 + (tiles[b].cy - tiles[a].cy) ** 2) ** 0.5 for a, b in zip(row, row[1:])]
+    usual = median(sorted(steps)[: max(1, (len(steps) + 1) // 2)]) if steps else 0.0
     out = [[row[0]]]
-    for prev, cur in zip(row, row[1:]):
-        if tiles[cur].box[0] - tiles[prev].box[2] > 0.35 * unit:
+    for step, cur in zip(steps, row[1:]):
+        if step > 1.3 * usual:
             out.append([cur])
         else:
             out[-1].append(cur)
@@ -102,25 +128,37 @@ def parse_flower_codes(codes: list[str]) -> tuple[int, ...]:
 
 
 def _concealed_likeness(tiles: list[Tile], row_group: tuple[int, list[int]]) -> tuple:
-    """Standing tiles number 3n+1 or 3n+2 and are not a run of melds; then the longest."""
-    row, g = row_group
+    """Standing tiles number 3n+1 or 3n+2 and are not a run of melds; then the longest,
+    then the nearest the camera (the largest tiles)."""
+    _, g = row_group
     codes = [tiles[i].code for i in g]
-    return (_split_melds(codes) is None, len(g) % 3 != 0, len(g), row)
+    faces = sum(c != "back" for c in codes)
+    return (faces > len(g) / 2, _split_melds(codes) is None, len(g) % 3 != 0, len(g), median(tiles[i].height for i in g))
+
+
+def _near(tiles: list[Tile], hand_idx: list[int], same_row: set[int]):
+    """The winner's own area: the concealed row, and beside and beyond it, not the rest of the table."""
+    xs = [v for i in hand_idx for v in (tiles[i].box[0], tiles[i].box[2])]
+    top, bottom = min(tiles[i].box[1] for i in hand_idx), max(tiles[i].box[3] for i in hand_idx)
+    w = median(min(tiles[i].width, tiles[i].height) for i in hand_idx)
+    h = median(max(tiles[i].width, tiles[i].height) for i in hand_idx)
+
+    def inside(i: int) -> bool:
+        t = tiles[i]
+        return i in same_row or min(xs) - 8 * w <= t.cx <= max(xs) + 8 * w and top - 3.8 * h <= t.cy <= bottom + 0.6 * h
+
+    return inside
 
 
 def read_layout(tiles: list[Tile]) -> HandReading:
     doubts: list[str] = []
-    flower_idx = [i for i, t in enumerate(tiles) if t.code.endswith("f")]
-    flowers = [tiles[i].code for i in flower_idx]
-    for code, n in Counter(flowers).items():
-        if n > 1:
-            doubts.append(f"flower {code} seen {n} times: the set has one")
     rest = [i for i, t in enumerate(tiles) if not t.code.endswith("f")]
-    groups: list[Group] = [Group("flowers", tuple(flower_idx))] if flower_idx else []
+    groups: list[Group] = []
     rows = [_groups(tiles, r) for r in _rows(tiles, rest)]
     all_groups = [(r, g) for r, row in enumerate(rows) for g in row]
     concealed: list[int] = []
     winning: int | None = None
+    near = lambda i: True  # noqa: E731  (no concealed row: nothing to measure from)
     if all_groups:
         main_row, main = max(all_groups, key=lambda rg: _concealed_likeness(tiles, rg))
         concealed = list(main)
@@ -132,9 +170,20 @@ def read_layout(tiles: list[Tile]) -> HandReading:
         groups.append(Group("concealed", tuple(concealed)))
         if winning is not None:
             groups.append(Group("winning", (winning,)))
+        near = _near(tiles, concealed + ([winning] if winning is not None else []), {i for g in row for i in g})
+    flower_idx = [i for i, t in enumerate(tiles) if t.code.endswith("f") and near(i)]
+    flowers = [tiles[i].code for i in flower_idx]
+    for code, n in Counter(flowers).items():
+        if n > 1:
+            doubts.append(f"flower {code} seen {n} times: the set has one")
+    if flower_idx:
+        groups.insert(0, Group("flowers", tuple(flower_idx)))
     melds: list[str] = []
     for _, g in all_groups:
         if g == concealed or g == [winning]:
+            continue
+        if not any(near(i) for i in g) or len(g) > 4 and all(tiles[i].code == "back" for i in g):
+            groups.append(Group("other", tuple(g)))  # other players' tiles or the wall: not this hand
             continue
         codes = [tiles[i].code for i in g]
         cuts = _split_melds(codes)

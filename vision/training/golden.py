@@ -1,0 +1,53 @@
+"""Record ultralytics' own predictions on the golden photos, for the ONNX pipeline test.
+
+`python -m vision.training.golden` after every export: it runs ultralytics on the
+shipped ONNX model and writes tests/golden/detections.json, which the tests (with
+no torch installed) compare against vision.detector.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .env import ROOT, offline
+
+GOLDEN = ROOT / "tests" / "golden"
+REAL = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-detection" / "valid" / "images"
+REAL_PHOTOS = sorted(p.name for p in REAL.iterdir())[::60][:5] if REAL.is_dir() else []
+SYNTHETIC_SEEDS = (101, 202)
+
+
+def photos() -> list[tuple[str, object]]:
+    """(name, BGR image) of every golden photo: a few real ones and rendered ones."""
+    import cv2
+
+    from datasets.faces import build
+    from datasets.scene import render
+
+    out = [(f"real/{name}", cv2.imread(str(REAL / name))) for name in REAL_PHOTOS]
+    faces = build()
+    out += [(f"synthetic/{seed}", render(faces, seed, max_side=1280).image) for seed in SYNTHETIC_SEEDS]
+    return out
+
+
+def main() -> None:
+    offline()
+    from ultralytics import YOLO
+
+    from vision.detector import DEFAULT_MODEL
+
+    model = YOLO(str(DEFAULT_MODEL), task="detect")
+    record = {}
+    for name, img in photos():
+        r = model.predict(img, imgsz=640, conf=0.25, iou=0.7, verbose=False)[0]
+        record[name] = [
+            {"code": r.names[int(c)], "conf": round(float(s), 4), "box": [round(float(v), 1) for v in b]}
+            for b, s, c in zip(r.boxes.xyxy.tolist(), r.boxes.conf.tolist(), r.boxes.cls.tolist())
+        ]
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    (GOLDEN / "detections.json").write_text(json.dumps(record, indent=1))
+    print(f"{sum(map(len, record.values()))} detections on {len(record)} photos -> {GOLDEN / 'detections.json'}")
+
+
+if __name__ == "__main__":
+    main()
