@@ -202,10 +202,11 @@ def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     gx = np.linspace(rng.uniform(0.6, 1.0), rng.uniform(0.9, 1.25), w, dtype=np.float32)
     gy = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(0.9, 1.2), h, dtype=np.float32)
     out *= (gy[:, None] * gx[None, :])[..., None] * tint
-    for _ in range(rng.integers(0, 3)):  # glare spots
-        cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.03, 0.15) * w
-        yy, xx = np.ogrid[:h, :w]
-        out += (np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * rng.uniform(40, 140))[..., None]
+    for _ in range(rng.integers(0, 3)):  # glare spots, drawn at a quarter size: they are smooth
+        cx, cy, r = rng.uniform(0, w) / 4, rng.uniform(0, h) / 4, rng.uniform(0.03, 0.15) * w / 4
+        yy, xx = np.ogrid[: h // 4 + 1, : w // 4 + 1]
+        spot = (np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * rng.uniform(40, 140)).astype(np.float32)
+        out += cv2.resize(spot, (w, h))[..., None]
     if rng.random() < 0.4:  # a shadow across part of the photo
         pts = rng.uniform(0, 1, (4, 2)) * [w, h]
         mask = np.zeros((h, w), np.float32)
@@ -289,14 +290,20 @@ def render(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side
     if not clean:
         _props(photo, rng)  # under the tiles: phones, chips and a hand lie on the table too
     tiles_img = cv2.warpPerspective(plane, cam, (out_w, out_h), flags=cv2.INTER_LINEAR)
-    alpha = cv2.warpPerspective(cover, cam, (out_w, out_h), flags=cv2.INTER_LINEAR)[..., None] / 255.0
+    alpha = cv2.warpPerspective(cover, cam, (out_w, out_h), flags=cv2.INTER_LINEAR)[..., None].astype(np.float32) / 255.0
     photo = (tiles_img * alpha + photo * (1 - alpha)).astype(np.uint8)
     masks = cv2.warpPerspective(ids, cam, (out_w, out_h), flags=cv2.INTER_NEAREST)
     boxes = []
+    ys_, xs_ = np.nonzero(masks)
+    ids = masks[ys_, xs_]
+    sort = np.argsort(ids, kind="stable")
+    ids, ys_, xs_ = ids[sort], ys_[sort], xs_[sort]
+    starts = np.searchsorted(ids, np.arange(1, len(order) + 2))
     for n, p in enumerate(order):
-        ys_, xs_ = np.nonzero(masks == n + 1)
-        if len(xs_) > 30:  # a tile cut off by the photo's edge down to a sliver is not labelled
-            boxes.append((INDEX[p.code], float(xs_.min()), float(ys_.min()), float(xs_.max() + 1), float(ys_.max() + 1)))
+        a, b = starts[n], starts[n + 1]
+        if b - a > 30:  # a tile cut off by the photo's edge down to a sliver is not labelled
+            xs_n, ys_n = xs_[a:b], ys_[a:b]
+            boxes.append((INDEX[p.code], float(xs_n.min()), float(ys_n.min()), float(xs_n.max() + 1), float(ys_n.max() + 1)))
     if not clean:
         photo = _light(photo, rng)
     return Photo(photo, boxes, hand, masks if clean else None)
