@@ -146,14 +146,17 @@ def _win(table: Table, rs: Ruleset, w, seats: dict[str, str], rnd: str, streak: 
 
 def replay(table: Table, hands: list[HandRecord]) -> Statement:
     rs = load(table.ruleset)
+    options = rs.resolve_options(table.options)
+    rounds = options["rounds"]
     stakes = table.stakes or rs.stakes
+    false_win = stakes.base + 30 * stakes.point if options.get("false_win") == "30 fan" else rs.false_win_bases * stakes.base
     first = table.players.index(table.first_dealer) if table.first_dealer else 0
     deal = _Deal(first, first)
     book = ChainBook()
     results, differences = [], []
     for number, rec in enumerate(hands, start=1):
-        if deal.round_index >= rs.rounds:
-            raise SessionError(f"hand {number}: the game ended after {rs.rounds} wind rounds")
+        if deal.round_index >= rounds:
+            raise SessionError(f"hand {number}: the game ended after {rounds} wind rounds (house option rounds)")
         seats = {p: WINDS[(i - deal.chair) % 4] for i, p in enumerate(table.players)}
         dealer = table.players[deal.chair]
         rnd = WINDS[deal.round_index % 4]
@@ -171,7 +174,7 @@ def replay(table: Table, hands: list[HandRecord]) -> Statement:
             if rs.chains:
                 payments = _chain(book, payments, set(points))
         elif rec.type == "false_win":
-            payments += [Payment(rec.offender, p, rs.false_win_bases * stakes.base, "false_win") for p in table.players if p != rec.offender]
+            payments += [Payment(rec.offender, p, false_win, "false_win") for p in table.players if p != rec.offender]
         open_chains = tuple(c.to_json() for c in book.open())
         results.append(HandResult(number, rec.type, dealer, deal.streak, rnd, seats, tuple(payments), points, open_chains))
         if rec.paid is not None:

@@ -190,7 +190,10 @@ def _pinghu_core(r: Reading) -> bool:
 
 @pattern
 def pinghu(r: Reading) -> Result:
-    """平胡 (taiwan): five chows, no honour, no flower, on a discard, two-sided wait."""
+    """平胡 (taiwan): five chows, no honour, no flower, on a discard, two-sided wait;
+    with the house option pinghu_strict off, five chows are enough."""
+    if not r.options.get("pinghu_strict", True):
+        return int(len(r.chows) == 5)
     return int(_pinghu_core(r) and r.wait == TWO_SIDED and len(r.waits) >= 2)
 
 

@@ -38,6 +38,8 @@ class ItemRule:
     immediate: int = 0  # 底 each other player pays at once, per occurrence (暗槓, 一台花)
     fallback: bool = False  # scores only when no other hand item does (大雞), but those it replaces
     at_once: bool = False  # the hand's payments are made at once, never chained (大雞)
+    value_option: str | None = None  # a house option that sets the value (天胡 16 or 24 ...)
+    stack_option: str | None = None  # a house option under which it replaces nothing (花槓 on top of 正花)
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,6 @@ class Ruleset:
     stakes: Stakes
     minimum: int
     streak_on_draw: str  # "up", "same" or "none": what a draw does to the dealer streak
-    rounds: int
     events: Mapping[str, str | None]  # event -> option it needs (None: always known)
     options: Mapping[str, Option]
     items: tuple[ItemRule, ...]
@@ -108,6 +109,8 @@ def _item(raw: dict[str, Any]) -> ItemRule:
         immediate=raw.get("immediate", 0),
         fallback=raw.get("fallback", False),
         at_once=raw.get("at_once", False),
+        value_option=raw.get("value_option"),
+        stack_option=raw.get("stack_option"),
     )
 
 
@@ -127,6 +130,9 @@ def load(ruleset_id: str) -> Ruleset:
         missing = set(i.replaces) - ids
         if missing:
             raise ValueError(f"{ruleset_id}: item {i.id} replaces unknown {sorted(missing)}")
+        unknown = {o for o in (i.option, i.value_option, i.stack_option) if o} - set(raw["options"])
+        if unknown:
+            raise ValueError(f"{ruleset_id}: item {i.id} names unknown option(s) {sorted(unknown)}")
     return Ruleset(
         id=raw["id"],
         name=raw["name"],
@@ -135,7 +141,6 @@ def load(ruleset_id: str) -> Ruleset:
         stakes=Stakes(**raw["stakes"]),
         minimum=raw["minimum"],
         streak_on_draw=raw["streak_on_draw"],
-        rounds=raw["rounds"],
         events=MappingProxyType(raw["events"]),
         options=MappingProxyType({k: Option(k, v["default"], v["doc"]) for k, v in raw["options"].items()}),
         items=items,

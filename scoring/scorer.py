@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Mapping
 
 from .hand import FLOWER_WINS, Hand, HandError
 from .reading import Reading, readings
@@ -80,10 +80,15 @@ def _applicable(rule: ItemRule, r: Reading) -> Item | None:
     count, note = result if isinstance(result, tuple) else (result, "")
     if not count:
         return None
-    return Item(rule.id, rule.name, rule.name_en, rule.value * count, note, count=count)
+    value = r.options[rule.value_option] if rule.value_option else rule.value
+    return Item(rule.id, rule.name, rule.name_en, value * count, note, count=count)
 
 
-def _resolve(rules: list[ItemRule], found: dict[str, Item]) -> tuple[Item, ...]:
+def _replaces(rule: ItemRule, options: Mapping[str, Any]) -> tuple[str, ...]:
+    return () if rule.stack_option and options[rule.stack_option] else rule.replaces
+
+
+def _resolve(rules: list[ItemRule], found: dict[str, Item], options: Mapping[str, Any]) -> tuple[Item, ...]:
     """Drop every item replaced by a kept item; keep table order (RULINGS 7).
 
     An item replaced only by items that were themselves replaced stays: 天胡
@@ -97,14 +102,14 @@ def _resolve(rules: list[ItemRule], found: dict[str, Item]) -> tuple[Item, ...]:
 
     def keep(i: str) -> bool:
         if i not in kept:
-            kept[i] = not any(i in r.replaces and keep(r.id) for r in present)
+            kept[i] = not any(i in _replaces(r, options) and keep(r.id) for r in present)
         return kept[i]
 
     out = []
     for r in present:
         if keep(r.id):
             item = found[r.id]
-            gone = tuple(x for x in r.replaces if x in found)
+            gone = tuple(x for x in _replaces(r, options) if x in found)
             out.append(replace(item, replaced=gone) if gone else item)
     return tuple(out)
 
@@ -119,7 +124,7 @@ def _items(rs: Ruleset, r: Reading, dealer: bool) -> tuple[Item, ...]:
         and (not rule.option or r.options[rule.option])
     ]
     found = {rule.id: item for rule in rules if (item := _applicable(rule, r))}
-    items = _resolve(rules, found)
+    items = _resolve(rules, found, r.options)
     fallback = next((rule for rule in rs.items if rule.fallback), None)
     if fallback and not dealer and r.complete and all(i.id in fallback.replaces for i in items):
         gone = tuple(i.id for i in items)

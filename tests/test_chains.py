@@ -88,3 +88,11 @@ def test_open_chains_are_pending_and_paid_at_the_end():
 def test_false_win_pays_twenty_bases_each_at_once():
     s = audit([{"type": "false_win", "offender": "Dan"}], **HK)
     assert amounts(s.hands[0]) == [("Dan", p, 200, "false_win") for p in PLAYERS if p != "Dan"]
+
+
+def test_false_win_thirty_fan_option_and_the_rounds_option():
+    s = audit([{"type": "false_win", "offender": "Dan"}], options={"false_win": "30 fan"}, **HK)
+    assert {p.amount for p in s.hands[0].payments} == {10 + 30 * 2}
+    hands = [win(PLAYERS[(i + 1) % 4], 1, PLAYERS[(i + 2) % 4]) for i in range(4)]
+    with pytest.raises(SessionError, match="ended after 1 wind rounds"):
+        audit(hands + [{"type": "draw"}], options={"rounds": 1}, **HK)

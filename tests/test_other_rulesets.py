@@ -84,3 +84,13 @@ def test_taiwan_basic_big_hands_replace_only_the_single_honour_items():
     s = ids(play("111z222z333z444z55z", "5z", melds=["pon 666z"], ruleset="taiwan-basic", seat="S"))
     assert {"big_winds", "all_honours", "all_pungs"} <= set(s)
     assert not {"seat_wind", "round_wind", "dragon_pung"} & set(s)
+
+
+def test_house_options_change_values_and_replacements():
+    heavenly = dict(seat="E", self_drawn=True, events=["heavenly"])
+    assert ids(play(BASE, "4m", options={"heavenly_value": 24}, **heavenly))["heavenly"] == 24
+    stacked = ids(play(BASE, "4m", flowers="1234f", options={"flower_kong_stacks": True}))
+    assert stacked["flower_kong_seasons"] == 2 and stacked["seat_flower_seasons"] == 1
+    loose = ids(play(BASE, "4m", self_drawn=True, flowers="3f", options={"pinghu_strict": False}))
+    assert loose["pinghu"] == 2
+    assert "pinghu" not in ids(play(BASE, "4m", self_drawn=True, flowers="3f"))
