@@ -201,6 +201,7 @@ def correction_section() -> None:
     for d in st.session_state.get("doubts", []):
         st.warning(d)
     if rows:
+        winning_fix(rows)
         fix_tile(rows)
     with st.expander("All tiles 全部牌 (edit kinds and groups, delete or add rows)"):
         edited = st.data_editor(
@@ -221,6 +222,25 @@ def correction_section() -> None:
                 if e.get("tile") and e.get("group")
             ]
             st.rerun()
+
+
+def winning_fix(rows: list[dict]) -> None:
+    """One click when the winning tile was not set apart: say which concealed tile won."""
+    if any(r["group"] == "winning" for r in rows):
+        return
+    candidates = sorted({r["tile"] for r in rows if r["group"] == "concealed"}, key=CLASSES.index)
+    if not candidates:
+        return
+    st.caption("Which tile won? 胡哪張")
+    cols = st.columns(min(len(candidates), 9))
+    for n, c in enumerate(candidates):
+        cols[n % len(cols)].button(c, key=f"won_{c}", on_click=_mark_winning, args=(c,))
+
+
+def _mark_winning(code_: str) -> None:
+    rows = st.session_state.rows
+    i = next(i for i, r in enumerate(rows) if r["group"] == "concealed" and r["tile"] == code_)
+    rows[i] = {**rows[i], "group": "winning"}
 
 
 def fix_tile(rows: list[dict]) -> None:

@@ -122,7 +122,9 @@ def cmd_eval(args: argparse.Namespace) -> None:
 def cmd_bench_detector(args: argparse.Namespace) -> None:
     from vision.speed import run
 
-    run(_detector(args), [_photo(p) for p in args.photos], args.runs)
+    for p in args.photos:
+        _photo(p)  # refuse a bad photo with the usual message before timing anything
+    run(_detector(args), args.photos, args.runs)
 
 
 def _store(args: argparse.Namespace):

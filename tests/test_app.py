@@ -89,3 +89,10 @@ def test_ledger_page_records_the_scored_hand_and_settles():
     assert balances == {"Amy": -180, "Ben": 180, "Cat": 0, "Dan": 0}, hands
     assert balances == {"Amy": -180, "Ben": 180, "Cat": 0, "Dan": 0}  # 門清 + 平胡 + 莊家 (Amy deals)
     assert any("Amy pays Ben 180" in m.value for m in at.markdown)
+
+
+def test_one_click_marks_the_winning_tile():
+    at = _type_hand(_app(), "123m456m789p234s678s55p", "")
+    assert any("Cannot score" in e.value for e in at.error)
+    at.button(key="won_4m").click().run()
+    assert "3 台" in _total(at)
