@@ -96,3 +96,21 @@ def test_false_win_thirty_fan_option_and_the_rounds_option():
     hands = [win(PLAYERS[(i + 1) % 4], 1, PLAYERS[(i + 2) % 4]) for i in range(4)]
     with pytest.raises(SessionError, match="ended after 1 wind rounds"):
         audit(hands + [{"type": "draw"}], options={"rounds": 1}, **HK)
+
+
+def test_seed_000_eight_fan_on_a_discard_is_eighteen_dollars():
+    """Seed 000: 一番 $1, 一底 $10: 出沖 8 番的價錢就是 $18 (自摸: each pays the same)."""
+    s = audit([win("Ben", 8, "Cat"), win("Dan", 8, None)], ruleset="hk-taiwan", stakes={"base": 10, "point": 1})
+    assert s.hands[0].set_aside == ({"from": "Cat", "to": "Ben", "amount": 18, "mouths": 1},)
+    assert {c["amount"] for c in s.hands[1].set_aside if c["to"] == "Dan" and c["from"] != "Ben"} == {18}
+
+
+def test_seed_004_dealer_on_two_repeats():
+    """Seed 004: 莊家連兩莊自摸十番: 10 + 1 + 4 = 15 番, each pays 底 + 15 x 番值; the same
+    dealer discarding to a 10-番 hand pays 底 + (10 + 5) x 番值."""
+    run = [win("Amy", 0, "Ben"), win("Amy", 0, "Ben")]  # Amy deals: 連一, then 連二
+    s = audit(run + [win("Amy", 10, None)], **HK)
+    assert s.hands[2].streak == 2
+    assert {c["amount"] for c in s.hands[2].set_aside if c["from"] in ("Cat", "Dan")} == {10 + 15 * 2}
+    s = audit(run + [win("Cat", 10, "Amy")], **HK)
+    assert ("Amy", "Cat", 10 + 15 * 2) in {(c["from"], c["to"], c["amount"]) for c in s.hands[2].set_aside}
