@@ -1,7 +1,7 @@
 """`taiscore eval`: detector accuracy on any YOLO dataset, with our own ONNX pipeline.
 
-mAP follows the COCO / ultralytics recipe (greedy IoU matching per class, 101-point
-interpolated precision, IoU 0.50:0.95); precision and recall are reported at the
+mAP follows the COCO recipe (predictions in falling confidence each take the best
+unclaimed true box of their class; 101-point interpolated precision; IoU 0.50:0.95); precision and recall are reported at the
 detector's working confidence, the numbers a player actually sees.
 """
 
@@ -106,22 +106,22 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / (area(a)[:, None] + area(b)[None, :] - inter + 1e-9)
 
 
-def match(pred_boxes, pred_cls, gt: np.ndarray) -> np.ndarray:
-    """For each prediction and IoU threshold: does it hit an unmatched true box of its class?"""
+def match(pred_boxes, pred_cls, gt: np.ndarray, pred_conf: np.ndarray | None = None) -> np.ndarray:
+    """For each prediction and IoU threshold: is it a true positive? COCO's rule: in
+    falling confidence, each prediction takes the best unclaimed true box of its class."""
     correct = np.zeros((len(pred_boxes), len(IOUS)), bool)
     if not len(pred_boxes) or not len(gt):
         return correct
     iou = box_iou(pred_boxes, gt[:, 1:]) * (pred_cls[:, None] == gt[None, :, 0])
+    order = np.argsort(-pred_conf) if pred_conf is not None else np.arange(len(pred_boxes))
     for t, thr in enumerate(IOUS):
-        pi, gi = np.nonzero(iou >= thr)
-        if not len(pi):
-            continue
-        order = np.argsort(-iou[pi, gi])
-        pi, gi = pi[order], gi[order]
-        _, first_p = np.unique(pi, return_index=True)
-        pi, gi = pi[first_p], gi[first_p]
-        _, first_g = np.unique(gi, return_index=True)
-        correct[pi[first_g], t] = True
+        taken = np.zeros(len(gt), bool)
+        for i in order:
+            cand = np.where(~taken & (iou[i] >= thr), iou[i], -1.0)
+            j = int(cand.argmax())
+            if cand[j] >= thr:
+                taken[j] = True
+                correct[i, t] = True
     return correct
 
 
@@ -148,7 +148,7 @@ def evaluate(target: Path, detector: Detector, working_conf: float = 0.25) -> Re
         boxes = np.array([t.box for t in tiles], float).reshape(-1, 4)
         cls = np.array([CLASSES.index(t.code) for t in tiles], int)
         conf = np.array([t.conf for t in tiles], float)
-        correct = match(boxes, cls, gt)
+        correct = match(boxes, cls, gt, conf)
         stats.append((correct, conf, cls))
         n_gt.update(gt[:, 0].astype(int).tolist())
         work = conf >= working_conf

@@ -17,7 +17,8 @@ def export(weights: Path, out: Path = MODEL, imgsz: int = 640) -> Path:
 
     made = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False, half=False))
     out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(made, out)
+    if made.resolve() != out.resolve():
+        shutil.copy(made, out)
     return out
 
 
