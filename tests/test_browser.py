@@ -68,9 +68,13 @@ def _settle(page) -> None:
 
 
 def _choose(page, label: str, option: str) -> None:
+    """Open a selectbox, type to filter its options, take the first."""
     _settle(page)
-    page.get_by_label(label, exact=False).first.click()
-    page.get_by_role("option", name=option, exact=False).first.click()
+    box = page.get_by_label(label, exact=False).first
+    box.scroll_into_view_if_needed()
+    box.click()
+    page.keyboard.type(option)
+    page.get_by_role("option").filter(has_text=option).first.click()
     _settle(page)
 
 
@@ -90,9 +94,24 @@ def test_typed_hand_then_one_fixed_tile_changes_the_payout(page):
     assert page.get_by_text("獨聽").count() >= 1
 
 
-def test_uploaded_photo_is_read_and_boxed(page, tmp_path):
+def _payout_text(page) -> str:
+    _settle(page)
+    heading = page.get_by_text("3 · Payout")
+    heading.wait_for()
+    return page.locator('[data-testid="stMainBlockContainer"]').inner_text().split("3 · Payout", 1)[1]
+
+
+def test_uploaded_photo_is_read_boxed_and_one_fixed_tile_changes_the_payout(page, tmp_path):
     photo = render_hand("1m 2m 3m 4m 5m 6m 7p 8p 9p 2s 3s 4s 6s 7s 8s 5p".split(), "5p", tmp_path / "hand.png")
     page.locator("input[type=file]").set_input_files(str(photo))
     page.get_by_text("Check the reading").wait_for()
     page.get_by_text("Boxes coloured by group").wait_for()
-    page.get_by_text("Payout").wait_for()
+    before = _payout_text(page)
+    _choose(page, "Tile to fix", "(concealed")
+    _choose(page, "Is really", "delete")  # a false box: one tile fewer in the reading
+    page.get_by_role("button", name="Apply", exact=True).click()
+    for _ in range(40):  # the page redraws after the click
+        after = _payout_text(page)
+        if after != before:
+            break
+    assert after != before

@@ -9,6 +9,7 @@ from pathlib import Path
 from .env import ROOT, WORK, offline
 
 MODEL = ROOT / "models" / "taiscore-tiles.onnx"
+WEIGHTS = ROOT / "models" / "taiscore-tiles.pt"
 
 
 def export(weights: Path, out: Path = MODEL, imgsz: int = 640) -> Path:
@@ -19,6 +20,10 @@ def export(weights: Path, out: Path = MODEL, imgsz: int = 640) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     if made.resolve() != out.resolve():
         shutil.copy(made, out)
+    if out == MODEL:  # ship the weights too (optimizer stripped), so training can go on from them
+        from ultralytics.utils.torch_utils import strip_optimizer
+
+        strip_optimizer(str(weights), s=str(WEIGHTS))
     return out
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .env import WORK, offline
+from .env import ROOT, WORK, offline
+
+SHIPPED = ROOT / "models" / "taiscore-tiles.pt"  # the shipped model's weights, optimizer stripped
 
 
 def dataset_yaml(synthetic: Path | None) -> Path:
@@ -34,6 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--name", default="tiles")
     p.add_argument("--synthetic", type=Path, help="a generated dataset folder to train on as well")
     p.add_argument("--device", default="cpu")
+    p.add_argument("--start", type=Path, help="weights to fine-tune from (default: models/taiscore-tiles.pt if present, else the converted mahjong-detector start)")
     p.add_argument("--fraction", type=float, default=1.0)
     p.add_argument("--no-val", dest="val", action="store_false", help="validate only after the last epoch (saves a minute per epoch on a CPU)")
     args = p.parse_args(argv)
@@ -48,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
         YOLO(str(last)).train(resume=True)
         return
     data = dataset_yaml(args.synthetic)
-    start = WORK / "start-yolo11n-tiles.pt"
+    start = args.start or (SHIPPED if SHIPPED.exists() else WORK / "start-yolo11n-tiles.pt")
     if not start.exists():
         photos = sorted((WORK / "datasets" / "real" / "train" / "images").iterdir())[::20][:48]
         convert(start, photos)
