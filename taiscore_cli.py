@@ -202,31 +202,26 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=int, default=2026)
     b.set_defaults(run=cmd_bench)
 
-    from vision.detector import DEFAULT_MODEL
+    def photo_command(name: str, help_: str, run: Callable, *args: tuple[str, dict]) -> None:
+        from vision.detector import DEFAULT_MODEL
 
-    d = sub.add_parser("detect", help="detect every tile in photos")
-    d.add_argument("photos", nargs="+")
-    d.add_argument("--json", action="store_true")
-    d.add_argument("--model", default=str(DEFAULT_MODEL))
-    d.set_defaults(run=cmd_detect)
+        c = sub.add_parser(name, help=help_)
+        for flag, kw in args:
+            c.add_argument(flag, **kw)
+        c.add_argument("--model", default=str(DEFAULT_MODEL), help="an ONNX detector with the 43 taiscore classes")
+        c.set_defaults(run=run)
 
-    rd = sub.add_parser("read", help="read a photo into a hand object, with doubts")
-    rd.add_argument("photo")
-    rd.add_argument("--json", action="store_true")
-    rd.add_argument("--model", default=str(DEFAULT_MODEL))
-    rd.set_defaults(run=cmd_read)
-
-    e = sub.add_parser("eval", help="precision, recall, mAP per class and confusions on a YOLO dataset")
-    e.add_argument("target", help="dataset YAML (its val split) or a folder of images with labels")
-    e.add_argument("--json", action="store_true")
-    e.add_argument("--model", default=str(DEFAULT_MODEL))
-    e.set_defaults(run=cmd_eval)
-
-    bd = sub.add_parser("bench-detector", help="median latency and peak memory of detection")
-    bd.add_argument("photos", nargs="+")
-    bd.add_argument("--runs", type=int, default=20)
-    bd.add_argument("--model", default=str(DEFAULT_MODEL))
-    bd.set_defaults(run=cmd_bench_detector)
+    as_json = ("--json", {"action": "store_true"})
+    photo_command("detect", "detect every tile in photos", cmd_detect, ("photos", {"nargs": "+"}), as_json)
+    photo_command("read", "read a photo into a hand object, with doubts", cmd_read, ("photo", {}), as_json)
+    photo_command(
+        "eval", "precision, recall, mAP per class and confusions on a YOLO dataset", cmd_eval,
+        ("target", {"help": "dataset YAML (its val split) or a folder of images with labels"}), as_json,
+    )
+    photo_command(
+        "bench-detector", "median latency, photo-to-payout time and peak memory", cmd_bench_detector,
+        ("photos", {"nargs": "+"}), ("--runs", {"type": int, "default": 20}),
+    )
 
     lg = sub.add_parser("ledger", help="record a night of play, audit and settle it")
     lsub = lg.add_subparsers(dest="action", required=True)

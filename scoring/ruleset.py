@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
@@ -92,26 +92,14 @@ class Ruleset:
 
 
 def _item(raw: dict[str, Any]) -> ItemRule:
+    """One row of a data file; a key the table does not know is a typo, refused."""
     pattern_name = raw.get("pattern", raw["id"])
     if pattern_name not in PATTERNS:
         raise ValueError(f"item {raw['id']}: no pattern named {pattern_name}")
-    return ItemRule(
-        id=raw["id"],
-        name=raw["name"],
-        name_en=raw["name_en"],
-        value=raw["value"],
-        pattern=PATTERNS[pattern_name],
-        replaces=tuple(raw.get("replaces", ())),
-        dealer=raw.get("dealer", False),
-        needs_hand=raw.get("needs_hand", True),
-        alone=raw.get("alone", False),
-        option=raw.get("option"),
-        immediate=raw.get("immediate", 0),
-        fallback=raw.get("fallback", False),
-        at_once=raw.get("at_once", False),
-        value_option=raw.get("value_option"),
-        stack_option=raw.get("stack_option"),
-    )
+    unknown = set(raw) - {f.name for f in fields(ItemRule)}
+    if unknown:
+        raise ValueError(f"item {raw['id']}: unknown key(s) {sorted(unknown)}")
+    return ItemRule(**{**raw, "pattern": PATTERNS[pattern_name], "replaces": tuple(raw.get("replaces", ()))})
 
 
 def names() -> list[str]:
