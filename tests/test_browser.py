@@ -108,7 +108,7 @@ def test_uploaded_photo_is_read_boxed_and_one_fixed_tile_changes_the_payout(page
     page.get_by_text("Boxes coloured by group").wait_for()
     before = _payout_text(page)
     _choose(page, "Tile to fix", "(concealed")
-    _choose(page, "Is really", "delete")  # a false box: one tile fewer in the reading
+    _choose(page, "In group", "winning")  # mark the winning tile: whatever was read, the payout changes
     page.get_by_role("button", name="Apply", exact=True).click()
     for _ in range(40):  # the page redraws after the click
         after = _payout_text(page)
