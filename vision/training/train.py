@@ -21,7 +21,7 @@ def dataset_yaml(synthetic: Path | None) -> Path:
     splits = real.build(WORK / "datasets" / "real")
     train = [str(splits["train"])]
     if synthetic is not None:
-        train.append(str(synthetic / "images"))
+        train.append(str(synthetic.resolve() / "images"))
     names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(CLASSES))
     path = WORK / "datasets" / "taiscore.yaml"
     path.write_text(f"path: {WORK / 'datasets'}\ntrain: {train}\nval: {splits['valid']}\nnames:\n{names}\n")
