@@ -134,20 +134,24 @@ def _table(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def _rounded(w: int, h: int, r: int) -> np.ndarray:
+    """A w x h mask of a rectangle with corners rounded to radius r."""
+    mask = np.zeros((h, w), np.uint8)
+    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1)
+    return mask
+
+
 def _tile_image(p: Placed, faces: dict[str, np.ndarray], px: float, front: tuple, back: tuple) -> tuple[np.ndarray, np.ndarray]:
     """Top-down picture of one tile (face plus the thickness on the camera side) and its alpha."""
     w, h = p.size
     fw, fh, th = max(4, round(w * px)), max(4, round(h * px)), max(2, round(THICK * px))
-    img = np.zeros((fh + th, fw, 3), np.uint8)
-    alpha = np.zeros((fh + th, fw), np.uint8)
     r = max(2, fw // 8)
-    cv2.rectangle(img, (0, r), (fw - 1, fh + th - 1 - r), back, -1)
-    cv2.rectangle(alpha, (0, r), (fw - 1, fh + th - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (fw - 1 - r, r), (r, fh + th - 1 - r), (fw - 1 - r, fh + th - 1 - r)):
-        cv2.circle(img, (cx, cy), r, back, -1)
-        cv2.circle(alpha, (cx, cy), r, 255, -1)
-    cv2.rectangle(img, (r, 0), (fw - 1 - r, fh + th - 1), back, -1)
-    cv2.rectangle(alpha, (r, 0), (fw - 1 - r, fh + th - 1), 255, -1)
+    alpha = _rounded(fw, fh + th, r)
+    img = np.zeros((fh + th, fw, 3), np.uint8)
+    img[alpha > 0] = back
     if p.code != "back":
         face = faces[p.code]
         if p.turned:
@@ -157,12 +161,7 @@ def _tile_image(p: Placed, faces: dict[str, np.ndarray], px: float, front: tuple
         top[:] = front
         a = face[:, :, 3:4] / 255.0
         top = (face[:, :, :3] * a + top * (1 - a)).astype(np.uint8)
-        mask = np.zeros((fh, fw), np.uint8)
-        cv2.rectangle(mask, (r, 0), (fw - 1 - r, fh - 1), 255, -1)
-        cv2.rectangle(mask, (0, r), (fw - 1, fh - 1 - r), 255, -1)
-        for cx, cy in ((r, r), (fw - 1 - r, r), (r, fh - 1 - r), (fw - 1 - r, fh - 1 - r)):
-            cv2.circle(mask, (cx, cy), r, 255, -1)
-        sel = mask > 0
+        sel = _rounded(fw, fh, r) > 0
         img[:fh][sel] = top[sel]
         shade = (np.array(back, np.float32) * 0.75).astype(np.uint8)
         edge = img[fh:].copy()

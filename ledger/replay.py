@@ -9,7 +9,7 @@ from typing import Any
 
 from scoring.hand import HandError, hand_from_json
 from scoring.ruleset import Ruleset, load
-from scoring.scorer import dealer_items_for, score
+from scoring.scorer import dealer_items_for, score, win_payments
 from scoring.tiles import WINDS
 
 from .chains import ChainBook
@@ -110,14 +110,12 @@ def _win(table: Table, rs: Ruleset, w, seats: dict[str, str], rnd: str, streak: 
     """One winner's hand value and payments: from points (dealer items added by the
     ledger), or from a full hand that the scorer scores with what the ledger knows."""
     stakes = table.stakes or rs.stakes
-    dealer = next(p for p, wind in seats.items() if wind == "E")
+    player_at = {wind: p for p, wind in seats.items()}
+    discarder = seats[rec.discarder] if rec.discarder else None
     if w.hand is None:
         dealer_value = sum(i.value for i in dealer_items_for(rs, streak))
-        payers = [rec.discarder] if rec.discarder else [p for p in table.players if p != w.player]
-        return w.points, [
-            Payment(payer, w.player, stakes.base + (w.points + (dealer_value if dealer in (payer, w.player) else 0)) * stakes.point, "win")
-            for payer in payers
-        ]
+        paid = win_payments(seats[w.player], discarder, w.points, dealer_value, stakes)
+        return w.points, [Payment(player_at[p.payer], player_at[p.payee], p.amount, p.kind) for p in paid]
     filled = {
         "ruleset": table.ruleset,
         "options": table.options,
@@ -127,8 +125,8 @@ def _win(table: Table, rs: Ruleset, w, seats: dict[str, str], rnd: str, streak: 
         "self_drawn": rec.discarder is None,
         "stakes": {"base": stakes.base, "point": stakes.point},
     }
-    if rec.discarder is not None:
-        filled["discarder"] = seats[rec.discarder]
+    if discarder is not None:
+        filled["discarder"] = discarder
     for key, value in filled.items():
         if key in w.hand and w.hand[key] != value:
             raise SessionError(f"{w.player}'s hand says {key}={w.hand[key]!r} but the session gives {value!r}")
@@ -140,7 +138,6 @@ def _win(table: Table, rs: Ruleset, w, seats: dict[str, str], rnd: str, streak: 
         s = score(hand_from_json({**w.hand, **filled, "events": events}))
     except HandError as e:
         raise SessionError(f"{w.player}'s hand: {e}") from None
-    player_at = {wind: p for p, wind in seats.items()}
     return s.total, [Payment(player_at[p.payer], player_at[p.payee], p.amount, p.kind) for p in s.payments]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -87,8 +87,17 @@ class Ruleset:
             if needs and not options[needs]:
                 raise RulesetError(f"event {event} needs house option {needs} in rule set {self.id}")
 
+    @cached_property
+    def by_id(self) -> Mapping[str, ItemRule]:
+        return MappingProxyType({i.id: i for i in self.items})
+
+    @cached_property
+    def fallback(self) -> ItemRule | None:
+        """The item that scores only when nothing else does (大雞), if the table has one."""
+        return next((i for i in self.items if i.fallback), None)
+
     def item(self, item_id: str) -> ItemRule:
-        return next(i for i in self.items if i.id == item_id)
+        return self.by_id[item_id]
 
 
 def _item(raw: dict[str, Any]) -> ItemRule:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .hand import FLOWER_WINS, Hand, HandError
+from .hand import FLOWER_WINS, Hand, HandError, Stakes
 from .reading import Reading, readings
 from .ruleset import ItemRule, Ruleset, load
 from .tiles import WINDS, code, format_tiles
@@ -126,7 +126,7 @@ def _items(rs: Ruleset, r: Reading, dealer: bool) -> tuple[Item, ...]:
     ]
     found = {rule.id: item for rule in rules if (item := _applicable(rule, r))}
     items = _resolve(rules, found, r.options)
-    fallback = next((rule for rule in rs.items if rule.fallback), None)
+    fallback = rs.fallback
     if fallback and not dealer and r.complete and all(i.id in fallback.replaces for i in items):
         gone = tuple(i.id for i in items)
         items = (Item(fallback.id, fallback.name, fallback.name_en, fallback.value, replaced=gone),)
@@ -139,19 +139,25 @@ def dealer_items_for(rs: Ruleset, streak: int) -> tuple[Item, ...]:
     return _items(rs, reading, dealer=True)
 
 
+def win_payments(seat: str, discarder: str | None, total: int, dealer_total: int, stakes: Stakes, kind: str = "win") -> list[Payment]:
+    """RULINGS 5-6 by seat wind: a self-draw (no discarder) is paid by the other three, a
+    discard by the discarder; dealer items count where the dealer (E) wins or pays."""
+    payers = [discarder] if discarder else [w for w in WINDS if w != seat]
+    out = []
+    for payer in payers:
+        points = total + (dealer_total if "E" in (payer, seat) else 0)
+        out.append(Payment(payer, seat, points, stakes.base + points * stakes.point, kind))
+    return out
+
+
 def _payments(hand: Hand, rs: Ruleset, items: tuple[Item, ...], dealer_total: int) -> tuple[Payment, ...]:
     """RULINGS 6, then the immediate payments outside the hand value (暗槓, 一台花 ...)."""
     stakes = hand.stakes or rs.stakes
-    total = sum(i.value for i in items)
-    rules = {r.id: r for r in rs.items}
-    kind = "at_once" if any(rules[i.id].at_once for i in items) else "win"
-    payers = [w for w in WINDS if w != hand.seat] if hand.self_drawn else [hand.discarder]
-    out = []
-    for payer in payers:
-        points = total + (dealer_total if "E" in (payer, hand.seat) else 0)
-        out.append(Payment(payer, hand.seat, points, stakes.base + points * stakes.point, kind))
+    kind = "at_once" if any(rs.by_id[i.id].at_once for i in items) else "win"
+    discarder = None if hand.self_drawn else hand.discarder
+    out = win_payments(hand.seat, discarder, sum(i.value for i in items), dealer_total, stakes, kind)
     for item in items:
-        bases = rules[item.id].immediate * item.count
+        bases = rs.by_id[item.id].immediate * item.count
         if bases:
             out += [Payment(w, hand.seat, 0, bases * stakes.base, "immediate") for w in WINDS if w != hand.seat]
     return tuple(out)

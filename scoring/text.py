@@ -7,6 +7,7 @@ import unicodedata
 from .reading import WAIT_NAMES
 from .ruleset import Ruleset
 from .scorer import Item, Score
+from .tiles import code, format_tiles
 
 
 def width(s: str) -> int:
@@ -30,9 +31,9 @@ def score_text(s: Score) -> str:
     r, unit = s.reading, s.ruleset.unit
     lines = [f"rule set {s.ruleset.id}: {s.ruleset.name}"]
     if r.complete:
-        sets = " ".join(("" if x.concealed else "*") + "".join(str(t % 9 + 1) for t in x.tiles) + "mpsz"[x.tile // 9] for x in r.sets)
-        pair = f"{r.pair % 9 + 1}{r.pair % 9 + 1}{'mpsz'[r.pair // 9]}"
-        waits = " ".join(f"{k % 9 + 1}{'mpsz'[k // 9]}" for k in r.waits)
+        sets = " ".join(("" if x.concealed else "*") + format_tiles(x.tiles) for x in r.sets)
+        pair = format_tiles([r.pair, r.pair])
+        waits = " ".join(code(k) for k in r.waits)
         lines.append(f"reading: {sets} + {pair}   (* exposed)   wait {WAIT_NAMES[r.wait]} {r.wait}; waits: {waits}")
     lines += [_item_line(i, unit) for i in s.items]
     lines.append(f"  {pad('合計', 18)} {pad('Hand total', 38)} {s.total:>3} {unit}")
