@@ -17,7 +17,10 @@ _SAMOHEEN_ORDER = ["5z", "6z", "7z", "1z", "2z", "3z", "4z"] + [f"{n}{s}" for s 
 
 def samoheen(code: str) -> Path:
     n = _SAMOHEEN_ORDER.index(code) + 1
-    return next((ART / "samoheen-hongkong" / "png").glob(f"{n:02d}-*.png"))
+    found = sorted((ART / "samoheen-hongkong" / "png").glob(f"{n:02d}-*.png"))
+    if not found:
+        raise FileNotFoundError(f"no samoheen art for {code} under {ART}: ../shared/art must lie beside the checkout")
+    return found[0]
 
 
 def build_strip_assets(height: int = 84) -> list[Path]:
