@@ -86,26 +86,28 @@ def test_typed_hand_then_one_fixed_tile_changes_the_payout(page):
     page.get_by_label("Winning tile 胡牌", exact=True).press("Enter")
     _settle(page)
     page.get_by_role("button", name="Use these tiles").click()
-    page.get_by_text("Total 合計: 3 台").wait_for()
+    page.get_by_text("Total 合計: 3 台").first.wait_for()
     _choose(page, "Tile to fix", "6m (concealed")
     _choose(page, "Is really", "3m")
     page.get_by_role("button", name="Apply", exact=True).click()
-    page.get_by_text("Total 合計: 2 台").wait_for()  # 345m on a closed wait: 獨聽 replaces 平胡
+    page.get_by_text("Total 合計: 2 台").first.wait_for()  # 345m on a closed wait: 獨聽 replaces 平胡
     assert page.get_by_text("獨聽").count() >= 1
 
 
 def _payout_text(page) -> str:
+    """The payout section once the rerun is over: a redraw keeps stale copies of elements until it ends."""
+    from playwright.sync_api import expect
+
     _settle(page)
-    heading = page.get_by_text("3 · Payout")
-    heading.wait_for()
+    expect(page.get_by_text("3 · Payout")).to_have_count(1)
     return page.locator('[data-testid="stMainBlockContainer"]').inner_text().split("3 · Payout", 1)[1]
 
 
 def test_uploaded_photo_is_read_boxed_and_one_fixed_tile_changes_the_payout(page, tmp_path):
     photo = render_hand("1m 2m 3m 4m 5m 6m 7p 8p 9p 2s 3s 4s 6s 7s 8s 5p".split(), "5p", tmp_path / "hand.png")
     page.locator("input[type=file]").set_input_files(str(photo))
-    page.get_by_text("Check the reading").wait_for()
-    page.get_by_text("Boxes coloured by group").wait_for()
+    page.get_by_text("Check the reading").first.wait_for()
+    page.get_by_text("Boxes coloured by group").first.wait_for()
     before = _payout_text(page)
     _choose(page, "Tile to fix", "(concealed")
     _choose(page, "In group", "winning")  # mark the winning tile: whatever was read, the payout changes
