@@ -31,3 +31,13 @@ def test_same_hand_ignores_order():
     a = {"concealed": "123m55p", "melds": ["pon 111z", "chi 234s"], "flowers": "1f", "winning_tile": "5p"}
     b = {"concealed": "55p321m", "melds": ["chi 234s", "pon 111z"], "flowers": "1f", "winning_tile": "5p"}
     assert same_hand(a, b) and not same_hand(a, {**b, "winning_tile": "1m"})
+
+
+def test_model_card_per_class_table_is_rewritten_in_place():
+    from vision.training.card import HEADING, rewrite
+
+    card = f"# Card\n\nintro\n\n{HEADING}\n\n| old | table |\n\n## Licences\n\ncredits\n"
+    report = {"per_class": {"1m": {"instances": 3, "AP50": 0.5, "AP50-95": 0.25}}}
+    out = rewrite(card, report)
+    assert "| 1m | 3 | 0.500 | 0.250 |" in out and "old" not in out
+    assert out.startswith("# Card\n\nintro") and out.endswith("## Licences\n\ncredits\n")

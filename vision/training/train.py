@@ -31,13 +31,15 @@ def dataset_yaml(synthetic: Path | None) -> Path:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--epochs", type=int, default=20)
-    p.add_argument("--imgsz", type=int, default=640)
+    p.add_argument("--imgsz", type=int, default=512, help="512 reads the real photos better than 640 and is faster (models/README.md)")
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--name", default="tiles")
     p.add_argument("--synthetic", type=Path, help="a generated dataset folder to train on as well")
     p.add_argument("--device", default="cpu")
     p.add_argument("--start", type=Path, help="weights to fine-tune from (default: models/taiscore-tiles.pt if present, else the converted mahjong-detector start)")
     p.add_argument("--fraction", type=float, default=1.0)
+    p.add_argument("--lr0", type=float, default=5e-4, help="AdamW learning rate; gentle, so the tile-aware start is not undone")
+    p.add_argument("--close-mosaic", type=int, default=2, help="last epochs trained on whole photos, as they are validated")
     p.add_argument("--no-val", dest="val", action="store_false", help="validate only after the last epoch (saves a minute per epoch on a CPU)")
     args = p.parse_args(argv)
     offline()
@@ -63,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
         device=args.device,
         workers=2,
         optimizer="AdamW",
-        lr0=5e-4,
+        lr0=args.lr0,
         lrf=0.1,
         warmup_epochs=0,
         cos_lr=True,
@@ -71,7 +73,7 @@ def main(argv: list[str] | None = None) -> None:
         flipud=0.0,
         degrees=10.0,
         mosaic=1.0,
-        close_mosaic=2,
+        close_mosaic=args.close_mosaic,
         cache="ram",
         fraction=args.fraction,
         project=str(WORK / "runs"),
