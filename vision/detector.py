@@ -125,17 +125,6 @@ class Detector:
 def _suppress_across_classes(boxes: np.ndarray, scores: np.ndarray, keep: np.ndarray, iou: float = 0.7) -> list[int]:
     """One physical tile gets one box: of two boxes of different classes covering the
     same tile, the more confident stays (class-aware NMS alone keeps both)."""
-    order = keep[np.argsort(-scores[keep])]
-    chosen: list[int] = []
-    for i in order:
-        if all(_iou(boxes[i], boxes[j]) < iou for j in chosen):
-            chosen.append(int(i))
-    return chosen
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+    xywh = np.column_stack([boxes[keep, :2], boxes[keep, 2:] - boxes[keep, :2]])
+    chosen = cv2.dnn.NMSBoxes(xywh.tolist(), scores[keep].tolist(), 0.0, iou)
+    return [int(keep[i]) for i in np.array(chosen, dtype=int).reshape(-1)]
