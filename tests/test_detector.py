@@ -42,8 +42,8 @@ def test_onnx_pipeline_agrees_with_ultralytics_on_the_golden_photos(detector):
             assert abs(match[0]["conf"] - t.conf) < 0.03
         for g in theirs:  # one box per physical tile: where ultralytics has two classes, we keep the surer
             if g["conf"] >= 0.5:
-                same_tile = [t for t in ours if _iou(g["box"], t.box) > 0.9]
-                assert same_tile and same_tile[0].conf >= g["conf"] - 0.03, f"{name}: missed {g}"
+                same_tile = [t for t in ours if _iou(g["box"], t.box) > 0.7]  # the suppression's own threshold
+                assert same_tile and max(t.conf for t in same_tile) >= g["conf"] - 0.03, f"{name}: missed {g}"
         checked += len(ours)
     assert checked > 0
 
