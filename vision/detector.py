@@ -13,6 +13,7 @@ import onnxruntime as ort
 from .classes import CLASSES
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "taiscore-tiles.onnx"
+SAME_TILE_IOU = 0.7  # two boxes of different classes overlapping this much are one physical tile
 
 
 @dataclass(frozen=True)
@@ -115,16 +116,12 @@ class Detector:
         classes = np.concatenate([p[2] for p in parts])
         if not len(boxes):
             return []
-        xywh = np.column_stack([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]])
-        keep = cv2.dnn.NMSBoxesBatched(xywh.tolist(), scores.tolist(), classes.tolist(), self.conf, self.iou)
-        keep = _suppress_across_classes(boxes, scores, np.array(keep, dtype=int).reshape(-1))
+        xywh = np.column_stack([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]]).tolist()
+        keep = np.array(cv2.dnn.NMSBoxesBatched(xywh, scores.tolist(), classes.tolist(), self.conf, self.iou), dtype=int).reshape(-1)
+        # One physical tile gets one box: of two boxes of different classes covering the same
+        # tile, the more confident stays (class-aware NMS alone keeps both).
+        across = cv2.dnn.NMSBoxes([xywh[i] for i in keep], scores[keep].tolist(), 0.0, SAME_TILE_IOU)
+        keep = keep[np.array(across, dtype=int).reshape(-1)]
         tiles = [Tile(CLASSES[int(classes[i])], float(scores[i]), tuple(float(v) for v in boxes[i])) for i in keep]
         return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
 
-
-def _suppress_across_classes(boxes: np.ndarray, scores: np.ndarray, keep: np.ndarray, iou: float = 0.7) -> list[int]:
-    """One physical tile gets one box: of two boxes of different classes covering the
-    same tile, the more confident stays (class-aware NMS alone keeps both)."""
-    xywh = np.column_stack([boxes[keep, :2], boxes[keep, 2:] - boxes[keep, :2]])
-    chosen = cv2.dnn.NMSBoxes(xywh.tolist(), scores[keep].tolist(), 0.0, iou)
-    return [int(keep[i]) for i in np.array(chosen, dtype=int).reshape(-1)]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 WORK = ROOT / "work"
+IMGSZ = 512  # network input side for training and export: reads the real photos better than 640, and faster (models/README.md)
 
 
 def offline() -> None:
