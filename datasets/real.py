@@ -64,3 +64,29 @@ def build(out: Path, source: Path = SOURCE) -> dict[str, Path]:
             (labels / (img.stem + ".txt")).write_text("\n".join(lines) + ("\n" if lines else ""))
         splits[split] = images
     return splits
+
+
+def flower_copies(out: Path, copies: int) -> list[Path]:
+    """Extra links to the training photos that hold a flower, `copies` times over: the
+    flowers are a third as common as each suit tile there, so the sampler sees them
+    more often (whole photos are repeated, labels and all, never edited)."""
+    train = out / "train"
+    flower_ids = {INDEX[f"{n}f"] for n in range(1, 9)}
+    stems = [
+        lab.stem
+        for lab in sorted((train / "labels").glob("*.txt"))
+        if any(int(line.split()[0]) in flower_ids for line in lab.read_text().splitlines() if line.strip())
+    ]
+    folders = []
+    for k in range(1, copies + 1):
+        images, labels = out / f"train-flowers-{k}" / "images", out / f"train-flowers-{k}" / "labels"
+        images.mkdir(parents=True, exist_ok=True)
+        labels.mkdir(parents=True, exist_ok=True)
+        for stem in stems:
+            img = next((train / "images").glob(stem + ".*"))
+            link = images / img.name
+            if not link.exists():
+                os.symlink(img.resolve(), link)
+            (labels / (stem + ".txt")).write_text((train / "labels" / (stem + ".txt")).read_text())
+        folders.append(images)
+    return folders

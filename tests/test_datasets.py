@@ -72,3 +72,17 @@ def test_real_photos_are_remapped_to_our_classes(tmp_path):
     assert sorted(set(real.REMAP)) == list(range(42))
     assert real.convert_line("0 0.1 0.2 0.3 0.4") == f"{INDEX['1f']} 0.100000 0.200000 0.300000 0.400000"
     assert real.convert_line("1 0.1 0.1 0.3 0.1 0.3 0.4").startswith(f"{INDEX['1m']} 0.200000 0.250000 0.200000 0.300000")
+
+
+def test_photos_holding_a_flower_are_repeated_with_their_labels(tmp_path):
+    for split in ("train/images", "train/labels"):
+        (tmp_path / split).mkdir(parents=True)
+    for stem, label in (("a", f"{INDEX['5f']} 0.5 0.5 0.1 0.1\n"), ("b", f"{INDEX['5m']} 0.5 0.5 0.1 0.1\n")):
+        (tmp_path / "train/images" / f"{stem}.jpg").write_bytes(b"jpg")
+        (tmp_path / "train/labels" / f"{stem}.txt").write_text(label)
+    folders = real.flower_copies(tmp_path, 2)
+    assert [f.parent.name for f in folders] == ["train-flowers-1", "train-flowers-2"]
+    for f in folders:
+        assert [p.name for p in f.iterdir()] == ["a.jpg"]
+        assert (f.parent / "labels" / "a.txt").read_text() == f"{INDEX['5f']} 0.5 0.5 0.1 0.1\n"
+    assert real.flower_copies(tmp_path, 0) == []

@@ -13,13 +13,14 @@ from .env import IMGSZ, ROOT, WORK, offline
 SHIPPED = ROOT / "models" / "taiscore-tiles.pt"  # the shipped model's weights, optimizer stripped
 
 
-def dataset_yaml(synthetic: Path | None) -> Path:
-    """One YAML with absolute paths: real train (+ synthetic) to train, real valid to validate."""
+def dataset_yaml(synthetic: Path | None, flower_copies: int = 0) -> Path:
+    """One YAML with absolute paths: real train (+ repeated flower photos, + synthetic)
+    to train, real valid to validate."""
     from datasets import real
     from vision.classes import CLASSES
 
     splits = real.build(WORK / "datasets" / "real")
-    train = [str(splits["train"])]
+    train = [str(splits["train"])] + [str(f) for f in real.flower_copies(WORK / "datasets" / "real", flower_copies)]
     if synthetic is not None:
         train.append(str(synthetic.resolve() / "images"))
     names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(CLASSES))
@@ -35,6 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--name", default="tiles")
     p.add_argument("--synthetic", type=Path, help="a generated dataset folder to train on as well")
+    p.add_argument("--flower-copies", type=int, default=0, help="times the real photos holding a flower are repeated in each epoch")
     p.add_argument("--device", default="cpu")
     p.add_argument("--start", type=Path, help="weights to fine-tune from (default: models/taiscore-tiles.pt if present, else the converted mahjong-detector start)")
     p.add_argument("--fraction", type=float, default=1.0)
@@ -52,7 +54,7 @@ def main(argv: list[str] | None = None) -> None:
     if last.exists():
         YOLO(str(last)).train(resume=True)
         return
-    data = dataset_yaml(args.synthetic)
+    data = dataset_yaml(args.synthetic, args.flower_copies)
     start = args.start or (SHIPPED if SHIPPED.exists() else WORK / "start-yolo11n-tiles.pt")
     if not start.exists():
         photos = sorted((WORK / "datasets" / "real" / "train" / "images").iterdir())[::20][:48]
