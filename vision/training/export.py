@@ -6,13 +6,13 @@ import argparse
 import shutil
 from pathlib import Path
 
-from .env import IMGSZ, ROOT, WORK, offline
+from .env import EXPORT_IMGSZ, ROOT, WORK, offline
 
 MODEL = ROOT / "models" / "taiscore-tiles.onnx"
 WEIGHTS = ROOT / "models" / "taiscore-tiles.pt"
 
 
-def export(weights: Path, out: Path = MODEL, imgsz: int = IMGSZ) -> Path:
+def export(weights: Path, out: Path = MODEL, imgsz: int = EXPORT_IMGSZ) -> Path:
     offline()
     from ultralytics import YOLO
 
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--weights", type=Path, default=WORK / "runs" / "tiles" / "weights" / "last.pt")
     p.add_argument("--out", type=Path, default=MODEL)
-    p.add_argument("--imgsz", type=int, default=IMGSZ, help="the network's input side; the detector reads it from the file")
+    p.add_argument("--imgsz", type=int, default=EXPORT_IMGSZ, help="the network's input side; the detector reads it from the file")
     args = p.parse_args(argv)
     print(export(args.weights, args.out, args.imgsz))
 

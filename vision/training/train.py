@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .env import IMGSZ, ROOT, WORK, offline
+from .env import ROOT, TRAIN_IMGSZ, WORK, offline
 
 SHIPPED = ROOT / "models" / "taiscore-tiles.pt"  # the shipped model's weights, optimizer stripped
 
@@ -32,7 +32,7 @@ def dataset_yaml(synthetic: Path | None, flower_copies: int = 0) -> Path:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--epochs", type=int, default=20)
-    p.add_argument("--imgsz", type=int, default=IMGSZ)
+    p.add_argument("--imgsz", type=int, default=TRAIN_IMGSZ)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--name", default="tiles")
     p.add_argument("--synthetic", type=Path, help="a generated dataset folder to train on as well")
