@@ -71,22 +71,21 @@ def flower_copies(out: Path, copies: int) -> list[Path]:
     flowers are a third as common as each suit tile there, so the sampler sees them
     more often (whole photos are repeated, labels and all, never edited)."""
     train = out / "train"
-    flower_ids = {INDEX[f"{n}f"] for n in range(1, 9)}
-    stems = [
-        lab.stem
-        for lab in sorted((train / "labels").glob("*.txt"))
-        if any(int(line.split()[0]) in flower_ids for line in lab.read_text().splitlines() if line.strip())
-    ]
+    flower_ids = {str(INDEX[f"{n}f"]) for n in range(1, 9)}
+    chosen = []
+    for img in sorted((train / "images").iterdir()):
+        label = (train / "labels" / (img.stem + ".txt")).read_text()
+        if any(line.split()[0] in flower_ids for line in label.splitlines() if line.strip()):
+            chosen.append((img, label))
     folders = []
     for k in range(1, copies + 1):
         images, labels = out / f"train-flowers-{k}" / "images", out / f"train-flowers-{k}" / "labels"
         images.mkdir(parents=True, exist_ok=True)
         labels.mkdir(parents=True, exist_ok=True)
-        for stem in stems:
-            img = next((train / "images").glob(stem + ".*"))
+        for img, label in chosen:
             link = images / img.name
             if not link.exists():
                 os.symlink(img.resolve(), link)
-            (labels / (stem + ".txt")).write_text((train / "labels" / (stem + ".txt")).read_text())
+            (labels / (img.stem + ".txt")).write_text(label)
         folders.append(images)
     return folders
