@@ -1,6 +1,7 @@
 """Join the real labelled photos (Roboflow `chinese-mahjong-detection` v4, CC BY 4.0)
 to our class order without copying them into the repository: images are linked,
-labels rewritten as boxes in our 43-class order.
+labels rewritten as boxes in our 43-class order. Training photos the export mirrored
+(`mirrored.py`) are flipped back, labels with them, since mirrored faces do not exist.
 
 Class remap (their `data.yaml` names -> our codes): sc1..sc9 -> 1m..9m,
 sd1..sd9 -> 1p..9p, sb1..sb9 -> 1s..9s, hwe hws hww hwn -> 1z 2z 3z 4z,
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+
+import cv2
 
 from vision.classes import INDEX
 
@@ -48,19 +51,39 @@ def convert_line(line: str) -> str | None:
     return f"{cls} " + " ".join(f"{v:.6f}" for v in coords)
 
 
-def build(out: Path, source: Path = SOURCE) -> dict[str, Path]:
-    """Write `out/{train,valid}/{images,labels}`; returns the image folder per split."""
+def flip_line(line: str) -> str:
+    """A box line as it reads once its photo is flipped left to right."""
+    cls, cx, rest = line.split(" ", 2)
+    return f"{cls} {1 - float(cx):.6f} {rest}"
+
+
+def _place(img: Path, target: Path, flip: bool) -> None:
+    """Link the photo, or write it flipped; a target of the other kind is replaced."""
+    if os.path.lexists(target) and target.is_symlink() == flip:
+        target.unlink()
+    if os.path.lexists(target):
+        return
+    if flip:
+        cv2.imwrite(str(target), cv2.flip(cv2.imread(str(img)), 1), [cv2.IMWRITE_JPEG_QUALITY, 100])
+    else:
+        os.symlink(img, target)
+
+
+def build(out: Path, source: Path = SOURCE, mirrored: frozenset[str] = frozenset()) -> dict[str, Path]:
+    """Write `out/{train,valid}/{images,labels}`, flipping back the training photos
+    named in `mirrored`; returns the image folder per split."""
     splits = {}
     for split in ("train", "valid"):
         images, labels = out / split / "images", out / split / "labels"
         images.mkdir(parents=True, exist_ok=True)
         labels.mkdir(parents=True, exist_ok=True)
         for img in sorted((source / split / "images").iterdir()):
-            link = images / img.name
-            if not link.exists():
-                os.symlink(img, link)
+            flip = split == "train" and img.name in mirrored
+            _place(img, images / img.name, flip)
             src = source / split / "labels" / (img.stem + ".txt")
             lines = [c for raw in src.read_text().splitlines() if (c := convert_line(raw))] if src.exists() else []
+            if flip:
+                lines = [flip_line(line) for line in lines]
             (labels / (img.stem + ".txt")).write_text("\n".join(lines) + ("\n" if lines else ""))
         splits[split] = images
     return splits
@@ -84,8 +107,8 @@ def flower_copies(out: Path, copies: int) -> list[Path]:
         labels.mkdir(parents=True, exist_ok=True)
         for img, label in chosen:
             link = images / img.name
-            if not link.exists():
-                os.symlink(img.resolve(), link)
+            link.unlink(missing_ok=True)  # the photo may have been flipped back since the last build
+            os.symlink(img.resolve(), link)
             (labels / (img.stem + ".txt")).write_text(label)
         folders.append(images)
     return folders

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from datasets import real
+from datasets import mirrored, real
 from datasets.faces import build
 from datasets.generate import generate
 from datasets.scene import layout, render
@@ -86,3 +88,67 @@ def test_photos_holding_a_flower_are_repeated_with_their_labels(tmp_path):
         assert [p.name for p in f.iterdir()] == ["a.jpg"]
         assert (f.parent / "labels" / "a.txt").read_text() == f"{INDEX['5f']} 0.5 0.5 0.1 0.1\n"
     assert real.flower_copies(tmp_path, 0) == []
+
+
+def _photo_of(faces: dict[str, np.ndarray], codes: list[str]) -> tuple[np.ndarray, str]:
+    """Faces side by side on white, two rows, with their box labels (class = position in `codes`)."""
+    cols, (fh, fw) = (len(codes) + 1) // 2, faces[codes[0]].shape[:2]
+    photo = np.full((2 * (fh + 20), cols * (fw + 20), 3), 255, np.uint8)
+    h, w = photo.shape[:2]
+    lines = []
+    for i, code in enumerate(codes):
+        y, x = 10 + (i // cols) * (fh + 20), 10 + (i % cols) * (fw + 20)
+        rgba = faces[code].astype(np.float32)
+        alpha = rgba[..., 3:] / 255
+        photo[y : y + fh, x : x + fw] = (rgba[..., :3] * alpha + photo[y : y + fh, x : x + fw] * (1 - alpha)).astype(np.uint8)
+        lines.append(f"{i} {(x + fw / 2) / w:.6f} {(y + fh / 2) / h:.6f} {fw / w:.6f} {fh / h:.6f}")
+    return photo, "\n".join(lines) + "\n"
+
+
+def _write(split: Path, name: str, photo: np.ndarray, label: str) -> Path:
+    (split / "images").mkdir(parents=True, exist_ok=True)
+    (split / "labels").mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(split / "images" / name), photo)
+    (split / "labels" / (Path(name).stem + ".txt")).write_text(label)
+    return split / "images" / name
+
+
+def test_a_mirrored_photo_is_told_from_a_turned_one(faces, tmp_path):
+    codes = ["1m", "2m", "3m", "4m", "1z", "2z", "3z", "4z"]
+    photo, label = _photo_of(faces["samoheen"], codes)
+    _write(tmp_path / "valid", "reference.jpg", photo, label)
+    judge = mirrored.Judge(tmp_path / "valid")
+    turned, flipped = cv2.rotate(photo, cv2.ROTATE_180), cv2.flip(photo, 0)  # a half turn, and a mirror
+    # A half turn maps a box centre (x, y) to (1 - x, 1 - y); a vertical flip to (x, 1 - y).
+    rows = [line.split() for line in label.splitlines()]
+    half_turn = "".join(f"{c} {1 - float(x):.6f} {1 - float(y):.6f} {w} {h}\n" for c, x, y, w, h in rows)
+    upside = "".join(f"{c} {x} {1 - float(y):.6f} {w} {h}\n" for c, x, y, w, h in rows)
+    as_turned = judge.verdict(_write(tmp_path / "train", "turned.jpg", turned, half_turn), half_turn)
+    as_flipped = judge.verdict(_write(tmp_path / "train", "flipped.jpg", flipped, upside), upside)
+    assert as_turned.word == "upright" and as_flipped.word == "mirrored"
+    listing = tmp_path / "mirrored.tsv"
+    mirrored.write_list([as_turned, as_flipped], listing)
+    assert mirrored.read_list(listing) == {"flipped.jpg"}
+
+
+def test_mirrored_training_photos_are_flipped_back_with_their_labels(tmp_path):
+    source, out = tmp_path / "source", tmp_path / "out"
+    photo = np.zeros((40, 80, 3), np.uint8)
+    photo[:, :20] = 255  # white on the left only
+    for split in ("train", "valid"):
+        _write(source / split, "a.jpg", photo, "1 0.125 0.5 0.25 1\n")
+    real.build(out, source, mirrored=frozenset({"a.jpg"}))
+    back = cv2.imread(str(out / "train/images/a.jpg"))
+    assert back[:, -20:].mean() > 200 and back[:, :60].mean() < 50
+    assert (out / "train/labels/a.txt").read_text() == f"{INDEX['1m']} 0.875000 0.500000 0.250000 1.000000\n"
+    assert (out / "valid/images/a.jpg").is_symlink()
+    assert (out / "valid/labels/a.txt").read_text() == f"{INDEX['1m']} 0.125000 0.500000 0.250000 1.000000\n"
+    real.build(out, source)
+    assert (out / "train/images/a.jpg").is_symlink()
+    assert (out / "train/labels/a.txt").read_text() == f"{INDEX['1m']} 0.125000 0.500000 0.250000 1.000000\n"
+
+
+def test_the_committed_list_names_real_training_photos():
+    found = mirrored.read_list()
+    assert 150 < len(found) < 700
+    assert found <= {p.name for p in (real.SOURCE / "train" / "images").iterdir()}
