@@ -6,6 +6,7 @@ Resumable: a run folder with `weights/last.pt` is resumed instead of restarted.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from .env import ROOT, TRAIN_IMGSZ, WORK, offline
@@ -27,6 +28,15 @@ def dataset_yaml(synthetic: Path | None, flower_copies: int = 0) -> Path:
     path = WORK / "datasets" / "taiscore.yaml"
     path.write_text(f"path: {WORK / 'datasets'}\ntrain: {train}\nval: {splits['valid']}\nnames:\n{names}\n")
     return path
+
+
+def _use_every_core(trainer) -> None:
+    """ultralytics trains on the CPU with one thread fewer than there are cores: one of
+    two here, which left half this machine idle through runs 1-5."""
+    import torch
+
+    if trainer.device.type == "cpu":
+        torch.set_num_threads(os.cpu_count())
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -52,14 +62,18 @@ def main(argv: list[str] | None = None) -> None:
     run = WORK / "runs" / args.name
     last = run / "weights" / "last.pt"
     if last.exists():
-        YOLO(str(last)).train(resume=True)
+        model = YOLO(str(last))
+        model.add_callback("on_pretrain_routine_start", _use_every_core)
+        model.train(resume=True)
         return
     data = dataset_yaml(args.synthetic, args.flower_copies)
     start = args.start or (SHIPPED if SHIPPED.exists() else WORK / "start-yolo11n-tiles.pt")
     if not start.exists():
         photos = sorted((WORK / "datasets" / "real" / "train" / "images").iterdir())[::20][:48]
         convert(start, photos)
-    YOLO(str(start)).train(
+    model = YOLO(str(start))
+    model.add_callback("on_pretrain_routine_start", _use_every_core)
+    model.train(
         data=str(data),
         epochs=args.epochs,
         imgsz=args.imgsz,
