@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .real import SOURCE
+from .real import SOURCE, corners
 
 LIST = Path(__file__).with_name("mirrored.tsv")
 SIDE = 96  # a tile's short side in pixels before SIFT: enough detail in a 640 px photo's tile
@@ -60,12 +60,7 @@ def tile_crops(gray: np.ndarray, label: str) -> list[tuple[int, np.ndarray]]:
         parts = line.split()
         if len(parts) < 5:
             continue
-        xs = np.array(parts[1:], float)
-        if len(xs) == 4:
-            cx, cy, bw, bh = xs
-            x1, x2, y1, y2 = cx - bw / 2, cx + bw / 2, cy - bh / 2, cy + bh / 2
-        else:
-            x1, x2, y1, y2 = xs[0::2].min(), xs[0::2].max(), xs[1::2].min(), xs[1::2].max()
+        x1, y1, x2, y2 = corners([float(v) for v in parts[1:]])
         a, b, c, d = max(int(x1 * w), 0), int(x2 * w), max(int(y1 * h), 0), int(y2 * h)
         if b - a < 8 or d - c < 8:
             continue

@@ -38,15 +38,23 @@ def our_code(name: str) -> str:
 REMAP = [INDEX[our_code(n)] for n in THEIR_NAMES]
 
 
+def corners(coords: list[float]) -> tuple[float, float, float, float]:
+    """x1, y1, x2, y2 of a label's box (cx cy w h) or polygon (x1 y1 x2 y2 ...)."""
+    if len(coords) == 4:
+        cx, cy, w, h = coords
+        return cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+    xs, ys = coords[0::2], coords[1::2]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def convert_line(line: str) -> str | None:
     """One label line (box or polygon) to a box line in our classes."""
     parts = line.split()
     if len(parts) < 5:
         return None
     cls, coords = REMAP[int(parts[0])], [float(v) for v in parts[1:]]
-    if len(coords) > 4:  # polygon: x1 y1 x2 y2 ... -> its bounding box
-        xs, ys = coords[0::2], coords[1::2]
-        x1, x2, y1, y2 = min(xs), max(xs), min(ys), max(ys)
+    if len(coords) > 4:  # polygon -> its bounding box
+        x1, y1, x2, y2 = corners(coords)
         coords = [(x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1]
     return f"{cls} " + " ".join(f"{v:.6f}" for v in coords)
 
