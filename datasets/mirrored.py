@@ -6,11 +6,19 @@ mirror; two flips are only a turn). Chirality survives turning, so each labelled
 tile is cut out and its SIFT descriptors (which follow rotation but not reflection)
 are matched against the same class cut from the validation photos, which were
 never augmented, both as it is and flipped. A photo whose tiles match far better
-flipped is mirrored; `real.build` flips it back. Photos without a clear answer
-(mostly dots and bamboo, which look alike either way) are left as they are.
+flipped is mirrored; `real.build` flips it back.
 
-`python -m datasets.mirrored` writes `datasets/mirrored.tsv`: photo, matches as it
-is, matches flipped, verdict.
+Tiles alone leave many photos unsure (dots and bamboo look alike either way), but
+every source photo was exported three times, each copy flipped at random. Whole
+copies share thousands of SIFT features, so matching a copy against its first
+sibling as it is and flipped tells whether the two have the same chirality; a
+clear verdict on one copy then settles its siblings, and siblings with no clear
+verdict pool their tile evidence. Photos still without an answer are left as
+they are.
+
+`python -m datasets.mirrored` writes `datasets/mirrored.tsv`: photo, tile matches
+as it is and flipped, its own verdict, its chirality relative to its first
+sibling, and the settled verdict.
 """
 
 from __future__ import annotations
@@ -30,6 +38,10 @@ PER_CLASS = 6000  # reference descriptors kept per class
 RATIO = 0.75  # Lowe's ratio test
 CLEAR = 1.5  # one reading must beat the other by this factor ...
 MARGIN = 15  # ... and by this many matches, or the photo is left alone
+SIBLING_FEATURES = 3000  # SIFT features per whole copy
+SIBLING_INLIERS = 20  # a relation between copies needs this many RANSAC inliers ...
+SIBLING_CLEAR = 2.0  # ... and this factor over the other chirality (measured: 3.4 at worst)
+OPPOSITE = {"upright": "mirrored", "mirrored": "upright", "unsure": "unsure"}
 
 
 @dataclass(frozen=True)
@@ -106,27 +118,126 @@ class Judge:
         return Verdict(img.name, as_is, flipped)
 
 
-def write_list(verdicts: list[Verdict], path: Path = LIST) -> None:
-    rows = ["photo\tas_is\tflipped\tverdict"] + [f"{v.photo}\t{v.as_is}\t{v.flipped}\t{v.word}" for v in verdicts]
-    path.write_text("\n".join(rows) + "\n")
+def source_of(photo: str) -> str:
+    """The source photo a Roboflow copy was made from (`<source>_jpg.rf.<hash>.jpg`)."""
+    return photo.split(".rf.")[0]
+
+
+class Siblings:
+    """Chirality of one copy relative to another of the same source photo: whole-photo
+    SIFT matches, kept by a RANSAC affine fit (the copies differ by turns, shear and
+    brightness), counted against the copy as it is and flipped."""
+
+    def __init__(self):
+        self.sift = cv2.SIFT_create(nfeatures=SIBLING_FEATURES)
+        self.matcher = cv2.BFMatcher()
+
+    def _inliers(self, a: tuple, b: tuple) -> int:
+        (keys_a, desc_a), (keys_b, desc_b) = a, b
+        if desc_a is None or desc_b is None or len(desc_a) < 2 or len(desc_b) < 2:
+            return 0
+        pairs = self.matcher.knnMatch(desc_a, desc_b, k=2)
+        good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < RATIO * p[1].distance]
+        if len(good) < 3:
+            return 0
+        src = np.float32([keys_a[m.queryIdx].pt for m in good])
+        dst = np.float32([keys_b[m.trainIdx].pt for m in good])
+        _, mask = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=8.0)
+        return 0 if mask is None else int(mask.sum())
+
+    def relations(self, copies: list[Path]) -> list[str]:
+        """"same", "mirror" or "unknown" for each copy against the first."""
+        grays = [cv2.imread(str(c), cv2.IMREAD_GRAYSCALE) for c in copies]
+        first = self.sift.detectAndCompute(grays[0], None)
+        found = ["same"]
+        for gray in grays[1:]:
+            same = self._inliers(first, self.sift.detectAndCompute(gray, None))
+            mirror = self._inliers(first, self.sift.detectAndCompute(cv2.flip(gray, 1), None))
+            best, other = max(same, mirror), min(same, mirror)
+            clear = best >= SIBLING_INLIERS and best >= SIBLING_CLEAR * other
+            found.append(("same" if same > mirror else "mirror") if clear else "unknown")
+        return found
+
+
+def settle(verdicts: list[Verdict], relations: list[str]) -> list[str]:
+    """Final verdicts for the copies of one source photo, `relations` to the first.
+    Clear verdicts of related copies fix the first copy's chirality (and if they
+    disagree nothing is settled); without any, related copies pool their tile
+    matches. Copies of unknown relation keep their own verdict."""
+    related = [(v, r) for v, r in zip(verdicts, relations) if r != "unknown"]
+    implied = {w if r == "same" else OPPOSITE[w] for v, r in related if (w := v.word) != "unsure"}
+    if len(implied) > 1:
+        return [v.word for v in verdicts]
+    if implied:
+        first = implied.pop()
+    else:
+        pooled = [(v.as_is, v.flipped) if r == "same" else (v.flipped, v.as_is) for v, r in related]
+        first = Verdict("", sum(p[0] for p in pooled), sum(p[1] for p in pooled)).word
+    return [v.word if r == "unknown" else first if r == "same" else OPPOSITE[first] for v, r in zip(verdicts, relations)]
+
+
+@dataclass(frozen=True)
+class Row:
+    verdict: Verdict
+    relation: str
+    settled: str
+
+
+def write_list(rows: list[Row], path: Path = LIST) -> None:
+    lines = ["photo\tas_is\tflipped\town\trelation\tverdict"] + [
+        f"{r.verdict.photo}\t{r.verdict.as_is}\t{r.verdict.flipped}\t{r.verdict.word}\t{r.relation}\t{r.settled}"
+        for r in rows
+    ]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _fields(path: Path) -> list[list[str]]:
+    return [line.split("\t") for line in path.read_text().splitlines()[1:] if line.strip()]
+
+
+def read_rows(path: Path = LIST) -> list[Row]:
+    return [Row(Verdict(f[0], int(f[1]), int(f[2])), f[4], f[5]) for f in _fields(path)]
+
+
+def read_matches(path: Path) -> dict[str, Verdict]:
+    """The tile matches of any earlier list (its first three columns)."""
+    return {f[0]: Verdict(f[0], int(f[1]), int(f[2])) for f in _fields(path)}
 
 
 def read_list(path: Path = LIST) -> frozenset[str]:
-    """Names of the photos judged mirrored."""
-    rows = (line.split("\t") for line in path.read_text().splitlines()[1:] if line.strip())
-    return frozenset(r[0] for r in rows if Verdict(r[0], int(r[1]), int(r[2])).mirrored)
+    """Names of the photos settled as mirrored."""
+    return frozenset(r.verdict.photo for r in read_rows(path) if r.settled == "mirrored")
+
+
+def judge_photos(photos: list[tuple[Path, str]], judge: Judge | None, earlier: dict[str, Verdict]) -> list[Row]:
+    """Rows for every (photo, label), grouped by source photo; tile matches come
+    from `earlier` when it has them (the slow part), else from `judge`."""
+    groups: dict[str, list[tuple[Path, str]]] = {}
+    for img, label in photos:
+        groups.setdefault(source_of(img.name), []).append((img, label))
+    siblings, rows = Siblings(), []
+    for copies in groups.values():
+        verdicts = [earlier.get(img.name) or judge.verdict(img, label) for img, label in copies]
+        relations = siblings.relations([img for img, _ in copies])
+        rows += [Row(v, r, s) for v, r, s in zip(verdicts, relations, settle(verdicts, relations))]
+    return rows
 
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--source", type=Path, default=SOURCE)
     p.add_argument("--out", type=Path, default=LIST)
+    p.add_argument("--reuse", type=Path, help="take tile matches from this earlier list (skips 20 min of SIFT)")
     args = p.parse_args(argv)
-    judge = Judge(args.source / "valid")
-    verdicts = [judge.verdict(img, label) for img, label in _photos(args.source / "train")]
-    write_list(verdicts, args.out)
-    counts = {w: sum(v.word == w for v in verdicts) for w in ("upright", "mirrored", "unsure")}
-    print(f"{len(verdicts)} photos: " + ", ".join(f"{n} {w}" for w, n in counts.items()) + f" -> {args.out}")
+    earlier = read_matches(args.reuse) if args.reuse else {}
+    photos = list(_photos(args.source / "train"))
+    judge = Judge(args.source / "valid") if any(img.name not in earlier for img, _ in photos) else None
+    rows = judge_photos(photos, judge, earlier)
+    write_list(rows, args.out)
+    for name, word_of in (("own", lambda r: r.verdict.word), ("settled", lambda r: r.settled)):
+        counts = {w: sum(word_of(r) == w for r in rows) for w in ("upright", "mirrored", "unsure")}
+        print(f"{len(rows)} photos, {name}: " + ", ".join(f"{n} {w}" for w, n in counts.items()))
+    print(f"-> {args.out}")
 
 
 if __name__ == "__main__":

@@ -125,8 +125,40 @@ def test_a_mirrored_photo_is_told_from_a_turned_one(tmp_path):
     as_flipped = judge.verdict(_write(tmp_path / "train", "flipped.jpg", flipped, upside), upside)
     assert as_turned.word == "upright" and as_flipped.word == "mirrored"
     listing = tmp_path / "mirrored.tsv"
-    mirrored.write_list([as_turned, as_flipped], listing)
+    mirrored.write_list([mirrored.Row(v, "same", v.word) for v in (as_turned, as_flipped)], listing)
     assert mirrored.read_list(listing) == {"flipped.jpg"}
+
+
+def test_copies_of_one_photo_are_told_apart_by_chirality(tmp_path):
+    photo, _ = _photo_of(["1m", "2m", "3m", "4m", "1z", "2z", "3z", "4z"])
+    copies = [photo, cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE), cv2.flip(photo, 0), cv2.flip(photo, -1)]
+    paths = []
+    for i, copy in enumerate(copies):
+        paths.append(tmp_path / f"copy{i}.jpg")
+        cv2.imwrite(str(paths[-1]), copy)
+    assert mirrored.Siblings().relations(paths) == ["same", "same", "mirror", "same"]
+
+
+def _v(as_is: int, flipped: int) -> mirrored.Verdict:
+    return mirrored.Verdict("p.jpg", as_is, flipped)
+
+
+def test_one_clear_copy_settles_its_siblings():
+    verdicts = [_v(10, 10), _v(10, 60), _v(12, 11)]  # unsure, mirrored, unsure
+    assert mirrored.settle(verdicts, ["same", "mirror", "same"]) == ["upright", "mirrored", "upright"]
+    assert mirrored.settle(verdicts, ["same", "mirror", "unknown"]) == ["upright", "mirrored", "unsure"]
+
+
+def test_unsure_copies_pool_their_tile_matches():
+    verdicts = [_v(20, 10), _v(10, 20), _v(20, 10)]  # each leaning upright-ish, none clear alone
+    assert [v.word for v in verdicts] == ["unsure"] * 3
+    assert mirrored.settle(verdicts, ["same", "mirror", "same"]) == ["upright", "mirrored", "upright"]
+    assert mirrored.settle(verdicts, ["same", "same", "same"]) == ["unsure"] * 3
+
+
+def test_copies_whose_clear_verdicts_disagree_are_not_settled():
+    verdicts = [_v(60, 10), _v(60, 10), _v(10, 10)]
+    assert mirrored.settle(verdicts, ["same", "mirror", "same"]) == ["upright", "upright", "unsure"]
 
 
 def test_mirrored_training_photos_are_flipped_back_with_their_labels(tmp_path):
