@@ -146,7 +146,7 @@ class Siblings:
         return 0 if mask is None else int(mask.sum())
 
     def relations(self, copies: list[Path]) -> list[str]:
-        """"same", "mirror" or "unknown" for each copy against the first."""
+        """Each copy against the first: "same", "mirror" or "unknown"."""
         grays = [cv2.imread(str(c), cv2.IMREAD_GRAYSCALE) for c in copies]
         first = self.sift.detectAndCompute(grays[0], None)
         found = ["same"]
