@@ -44,6 +44,14 @@ SIBLING_CLEAR = 2.0  # ... and this factor over the other chirality (measured: 3
 OPPOSITE = {"upright": "mirrored", "mirrored": "upright", "unsure": "unsure"}
 
 
+def ratio_matches(matcher: cv2.DescriptorMatcher, query: np.ndarray | None, train: np.ndarray | None) -> list:
+    """Matches clearly better than their runner-up (Lowe's ratio test)."""
+    if query is None or train is None or len(query) < 2 or len(train) < 2:
+        return []
+    pairs = matcher.knnMatch(query, train, k=2)
+    return [p[0] for p in pairs if len(p) == 2 and p[0].distance < RATIO * p[1].distance]
+
+
 @dataclass(frozen=True)
 class Verdict:
     photo: str
@@ -105,11 +113,7 @@ class Judge:
 
     def _matches(self, crop: np.ndarray, cls: int) -> int:
         _, desc = self.sift.detectAndCompute(crop, None)
-        ref = self.reference.get(cls)
-        if desc is None or len(desc) < 2 or ref is None:
-            return 0
-        pairs = self.matcher.knnMatch(desc, ref, k=2)
-        return sum(1 for p in pairs if len(p) == 2 and p[0].distance < RATIO * p[1].distance)
+        return len(ratio_matches(self.matcher, desc, self.reference.get(cls)))
 
     def verdict(self, img: Path, label: str) -> Verdict:
         crops = tile_crops(cv2.imread(str(img), cv2.IMREAD_GRAYSCALE), label)
@@ -134,10 +138,7 @@ class Siblings:
 
     def _inliers(self, a: tuple, b: tuple) -> int:
         (keys_a, desc_a), (keys_b, desc_b) = a, b
-        if desc_a is None or desc_b is None or len(desc_a) < 2 or len(desc_b) < 2:
-            return 0
-        pairs = self.matcher.knnMatch(desc_a, desc_b, k=2)
-        good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < RATIO * p[1].distance]
+        good = ratio_matches(self.matcher, desc_a, desc_b)
         if len(good) < 3:
             return 0
         src = np.float32([keys_a[m.queryIdx].pt for m in good])
@@ -191,17 +192,9 @@ def write_list(rows: list[Row], path: Path = LIST) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def _fields(path: Path) -> list[list[str]]:
-    return [line.split("\t") for line in path.read_text().splitlines()[1:] if line.strip()]
-
-
 def read_rows(path: Path = LIST) -> list[Row]:
-    return [Row(Verdict(f[0], int(f[1]), int(f[2])), f[4], f[5]) for f in _fields(path)]
-
-
-def read_matches(path: Path) -> dict[str, Verdict]:
-    """The tile matches of any earlier list (its first three columns)."""
-    return {f[0]: Verdict(f[0], int(f[1]), int(f[2])) for f in _fields(path)}
+    fields = (line.split("\t") for line in path.read_text().splitlines()[1:] if line.strip())
+    return [Row(Verdict(f[0], int(f[1]), int(f[2])), f[4], f[5]) for f in fields]
 
 
 def read_list(path: Path = LIST) -> frozenset[str]:
@@ -229,7 +222,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", type=Path, default=LIST)
     p.add_argument("--reuse", type=Path, help="take tile matches from this earlier list (skips 20 min of SIFT)")
     args = p.parse_args(argv)
-    earlier = read_matches(args.reuse) if args.reuse else {}
+    earlier = {r.verdict.photo: r.verdict for r in read_rows(args.reuse)} if args.reuse else {}
     photos = list(_photos(args.source / "train"))
     judge = Judge(args.source / "valid") if any(img.name not in earlier for img, _ in photos) else None
     rows = judge_photos(photos, judge, earlier)
