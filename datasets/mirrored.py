@@ -13,18 +13,25 @@ every source photo was exported three times, each copy flipped at random. Whole
 copies share thousands of SIFT features, so matching a copy against its first
 sibling as it is and flipped tells whether the two have the same chirality; a
 clear verdict on one copy then settles its siblings, and siblings with no clear
-verdict pool their tile evidence. Photos still without an answer are left as
+verdict pool their tile evidence.
+
+The copies still unsure after that are judged a second time against a richer
+reference: the validation photos plus every training photo settled in the first
+round (the mirrored ones' tiles flipped back), sampled more deeply per class, and
+settled again with their siblings. Photos still without an answer are left as
 they are.
 
 `python -m datasets.mirrored` writes `datasets/mirrored.tsv`: photo, tile matches
-as it is and flipped, its own verdict, its chirality relative to its first
-sibling, and the settled verdict.
+as it is and flipped and its own verdict in the first round, its chirality
+relative to its first sibling, the same three from the second round (`-` where
+its source photo was settled in the first), and the settled verdict.
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -34,7 +41,8 @@ from .real import SOURCE, corners
 
 LIST = Path(__file__).with_name("mirrored.tsv")
 SIDE = 96  # a tile's short side in pixels before SIFT: enough detail in a 640 px photo's tile
-PER_CLASS = 6000  # reference descriptors kept per class
+PER_CLASS = 6000  # reference descriptors kept per class in the first round ...
+SECOND_PER_CLASS = 20000  # ... and, sampled at random, in the second
 RATIO = 0.75  # Lowe's ratio test
 CLEAR = 1.5  # one reading must beat the other by this factor ...
 MARGIN = 15  # ... and by this many matches, or the photo is left alone
@@ -90,26 +98,41 @@ def tile_crops(gray: np.ndarray, label: str) -> list[tuple[int, np.ndarray]]:
     return crops
 
 
-def _photos(split: Path):
+def _photos(split: Path) -> Iterator[tuple[Path, str]]:
     for img in sorted((split / "images").iterdir()):
         label = split / "labels" / (img.stem + ".txt")
         if label.exists():
             yield img, label.read_text()
 
 
-class Judge:
-    """SIFT references per class from unaugmented photos; scores a photo both ways."""
+Reference = tuple[Path, str, bool]  # a photo, its label, whether its faces are mirrored
 
-    def __init__(self, reference_split: Path):
+
+def references(split: Path) -> Iterator[Reference]:
+    """The photos of an unaugmented split, none of them mirrored."""
+    return ((img, label, False) for img, label in _photos(split))
+
+
+class Judge:
+    """SIFT references per class from photos of known chirality; scores a photo both
+    ways. Without a seed the first `per_class` descriptors of a class are kept, with
+    one a random sample of them (the deeper second round would otherwise lean on the
+    first few photos)."""
+
+    def __init__(self, refs: Iterable[Reference], per_class: int = PER_CLASS, seed: int | None = None):
         self.sift = cv2.SIFT_create()
         self.matcher = cv2.BFMatcher()
         pooled: dict[int, list[np.ndarray]] = {}
-        for img, label in _photos(reference_split):
+        for img, label, mirror in refs:
             for cls, crop in tile_crops(cv2.imread(str(img), cv2.IMREAD_GRAYSCALE), label):
-                _, desc = self.sift.detectAndCompute(crop, None)
+                _, desc = self.sift.detectAndCompute(cv2.flip(crop, 1) if mirror else crop, None)
                 if desc is not None:
                     pooled.setdefault(cls, []).append(desc)
-        self.reference = {cls: np.vstack(ds)[:PER_CLASS] for cls, ds in pooled.items()}
+        rng = None if seed is None else np.random.default_rng(seed)
+        self.reference = {}
+        for cls, ds in pooled.items():
+            found = np.vstack(ds)
+            self.reference[cls] = found[:per_class] if rng is None else found[rng.permutation(len(found))[:per_class]]
 
     def _matches(self, crop: np.ndarray, cls: int) -> int:
         _, desc = self.sift.detectAndCompute(crop, None)
@@ -182,19 +205,25 @@ class Row:
     verdict: Verdict
     relation: str
     settled: str
+    second: Verdict | None = None  # the second round's matches, where there was one
 
 
 def write_list(rows: list[Row], path: Path = LIST) -> None:
-    lines = ["photo\tas_is\tflipped\town\trelation\tverdict"] + [
-        f"{r.verdict.photo}\t{r.verdict.as_is}\t{r.verdict.flipped}\t{r.verdict.word}\t{r.relation}\t{r.settled}"
-        for r in rows
+    def matches(v: Verdict | None) -> str:
+        return "-\t-\t-" if v is None else f"{v.as_is}\t{v.flipped}\t{v.word}"
+
+    lines = ["photo\tas_is\tflipped\town\trelation\tas_is_2\tflipped_2\town_2\tverdict"] + [
+        f"{r.verdict.photo}\t{matches(r.verdict)}\t{r.relation}\t{matches(r.second)}\t{r.settled}" for r in rows
     ]
     path.write_text("\n".join(lines) + "\n")
 
 
 def read_rows(path: Path = LIST) -> list[Row]:
     fields = (line.split("\t") for line in path.read_text().splitlines()[1:] if line.strip())
-    return [Row(Verdict(f[0], int(f[1]), int(f[2])), f[4], f[5]) for f in fields]
+    return [
+        Row(Verdict(f[0], int(f[1]), int(f[2])), f[4], f[8], None if f[5] == "-" else Verdict(f[0], int(f[5]), int(f[6])))
+        for f in fields
+    ]
 
 
 def read_list(path: Path = LIST) -> frozenset[str]:
@@ -216,21 +245,60 @@ def judge_photos(photos: list[tuple[Path, str]], judge: Judge | None, earlier: d
     return rows
 
 
+def second_references(rows: list[Row], source: Path = SOURCE) -> Iterator[Reference]:
+    """The validation photos, then the training photos the first round settled."""
+    yield from references(source / "valid")
+    for row in sorted((r for r in rows if r.settled != "unsure"), key=lambda r: r.verdict.photo):
+        img = source / "train" / "images" / row.verdict.photo
+        yield img, (source / "train" / "labels" / (img.stem + ".txt")).read_text(), row.settled == "mirrored"
+
+
+def second_round(
+    rows: list[Row], photos: list[tuple[Path, str]], judge: Judge | None, earlier: dict[str, Verdict]
+) -> list[Row]:
+    """Every copy of a source photo left with an unsure copy, judged again (from
+    `earlier` when it has the photo, else by `judge`) and settled again."""
+    labels = {img.name: (img, label) for img, label in photos}
+    groups: dict[str, list[Row]] = {}
+    for row in rows:
+        groups.setdefault(source_of(row.verdict.photo), []).append(row)
+    out = []
+    for group in groups.values():
+        if all(r.settled != "unsure" for r in group):
+            out += group
+            continue
+        seconds = [earlier.get(r.verdict.photo) or judge.verdict(*labels[r.verdict.photo]) for r in group]
+        settled = settle(seconds, [r.relation for r in group])
+        out += [replace(r, second=v, settled=w) for r, v, w in zip(group, seconds, settled)]
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--source", type=Path, default=SOURCE)
     p.add_argument("--out", type=Path, default=LIST)
-    p.add_argument("--reuse", type=Path, help="take tile matches from this earlier list (skips 20 min of SIFT)")
+    p.add_argument("--reuse", type=Path, help="take tile matches from this earlier list (skips 30 min of SIFT)")
     args = p.parse_args(argv)
-    earlier = {r.verdict.photo: r.verdict for r in read_rows(args.reuse)} if args.reuse else {}
+    earlier = read_rows(args.reuse) if args.reuse else []
+    first = {r.verdict.photo: r.verdict for r in earlier}
+    second = {r.verdict.photo: r.second for r in earlier if r.second}
     photos = list(_photos(args.source / "train"))
-    judge = Judge(args.source / "valid") if any(img.name not in earlier for img, _ in photos) else None
-    rows = judge_photos(photos, judge, earlier)
+    judge = Judge(references(args.source / "valid")) if any(img.name not in first for img, _ in photos) else None
+    rows = judge_photos(photos, judge, first)
+    unsure = {source_of(r.verdict.photo) for r in rows if r.settled == "unsure"}
+    again = any(source_of(img.name) in unsure and img.name not in second for img, _ in photos)
+    deeper = Judge(second_references(rows, args.source), SECOND_PER_CLASS, seed=0) if again else None
+    print(f"{len(rows)} photos; first round: " + _counts(r.verdict.word for r in rows))
+    print("settled with siblings: " + _counts(r.settled for r in rows))
+    rows = second_round(rows, photos, deeper, second)
     write_list(rows, args.out)
-    for name, word_of in (("own", lambda r: r.verdict.word), ("settled", lambda r: r.settled)):
-        counts = {w: sum(word_of(r) == w for r in rows) for w in ("upright", "mirrored", "unsure")}
-        print(f"{len(rows)} photos, {name}: " + ", ".join(f"{n} {w}" for w, n in counts.items()))
+    print(f"second round, {sum(r.second is not None for r in rows)} photos again: " + _counts(r.settled for r in rows))
     print(f"-> {args.out}")
+
+
+def _counts(words: Iterable[str]) -> str:
+    found = list(words)
+    return ", ".join(f"{found.count(w)} {w}" for w in ("upright", "mirrored", "unsure"))
 
 
 if __name__ == "__main__":

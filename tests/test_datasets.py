@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -115,7 +116,7 @@ def _write(split: Path, name: str, photo: np.ndarray, label: str) -> Path:
 def test_a_mirrored_photo_is_told_from_a_turned_one(tmp_path):
     photo, label = _photo_of(["1m", "2m", "3m", "4m", "1z", "2z", "3z", "4z"])
     _write(tmp_path / "valid", "reference.jpg", photo, label)
-    judge = mirrored.Judge(tmp_path / "valid")
+    judge = mirrored.Judge(mirrored.references(tmp_path / "valid"))
     turned, flipped = cv2.rotate(photo, cv2.ROTATE_180), cv2.flip(photo, 0)  # a half turn, and a mirror
     # A half turn maps a box centre (x, y) to (1 - x, 1 - y); a vertical flip to (x, 1 - y).
     rows = [line.split() for line in label.splitlines()]
@@ -159,6 +160,36 @@ def test_unsure_copies_pool_their_tile_matches():
 def test_copies_whose_clear_verdicts_disagree_are_not_settled():
     verdicts = [_v(60, 10), _v(60, 10), _v(10, 10)]
     assert mirrored.settle(verdicts, ["same", "mirror", "same"]) == ["upright", "upright", "unsure"]
+
+
+def test_a_reference_known_to_be_mirrored_is_read_flipped_back(tmp_path):
+    photo, label = _photo_of(["1m", "2m", "3m", "4m", "1z", "2z", "3z", "4z"])
+    rows = [line.split() for line in label.splitlines()]
+    upside = "".join(f"{c} {x} {1 - float(y):.6f} {w} {h}\n" for c, x, y, w, h in rows)
+    reference = _write(tmp_path / "train", "settled.jpg", cv2.flip(photo, 0), upside)
+    judge = mirrored.Judge([(reference, upside, True)], mirrored.SECOND_PER_CLASS, seed=0)
+    turned = cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE)
+    sideways = "".join(f"{c} {1 - float(y):.6f} {x} {h} {w}\n" for c, x, y, w, h in rows)
+    assert judge.verdict(_write(tmp_path / "train", "turned.jpg", turned, sideways), sideways).word == "upright"
+
+
+def test_the_second_round_rejudges_only_source_photos_left_unsure(tmp_path):
+    first = [
+        mirrored.Row(_v(60, 10), "same", "upright"),
+        mirrored.Row(_v(10, 60), "mirror", "upright"),
+        mirrored.Row(_v(10, 11), "same", "unsure"),
+        mirrored.Row(_v(12, 10), "mirror", "unsure"),
+    ]
+    names = ["a_jpg.rf.1.jpg", "a_jpg.rf.2.jpg", "b_jpg.rf.1.jpg", "b_jpg.rf.2.jpg"]
+    first = [replace(r, verdict=replace(r.verdict, photo=n)) for r, n in zip(first, names)]
+    again = {n: mirrored.Verdict(n, *matches) for n, matches in zip(names[2:], [(10, 50), (15, 12)])}
+    rows = mirrored.second_round(first, [(tmp_path / n, "") for n in names], None, again)
+    assert rows[:2] == first[:2]
+    assert [r.second for r in rows[2:]] == list(again.values())
+    assert [r.settled for r in rows] == ["upright", "upright", "mirrored", "upright"]
+    listing = tmp_path / "mirrored.tsv"
+    mirrored.write_list(rows, listing)
+    assert mirrored.read_rows(listing) == rows
 
 
 def test_mirrored_training_photos_are_flipped_back_with_their_labels(tmp_path):
