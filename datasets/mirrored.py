@@ -245,12 +245,11 @@ def judge_photos(photos: list[tuple[Path, str]], judge: Judge | None, earlier: d
     return rows
 
 
-def second_references(rows: list[Row], source: Path = SOURCE) -> Iterator[Reference]:
-    """The validation photos, then the training photos the first round settled."""
-    yield from references(source / "valid")
-    for row in sorted((r for r in rows if r.settled != "unsure"), key=lambda r: r.verdict.photo):
-        img = source / "train" / "images" / row.verdict.photo
-        yield img, (source / "train" / "labels" / (img.stem + ".txt")).read_text(), row.settled == "mirrored"
+def second_references(rows: list[Row], photos: list[tuple[Path, str]], valid: Path) -> Iterator[Reference]:
+    """The validation photos, then the training photos (of `photos`) the first round settled."""
+    yield from references(valid)
+    settled = {r.verdict.photo: r.settled == "mirrored" for r in rows if r.settled != "unsure"}
+    yield from ((img, label, settled[img.name]) for img, label in sorted(photos) if img.name in settled)
 
 
 def second_round(
@@ -277,7 +276,7 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--source", type=Path, default=SOURCE)
     p.add_argument("--out", type=Path, default=LIST)
-    p.add_argument("--reuse", type=Path, help="take tile matches from this earlier list (skips 30 min of SIFT)")
+    p.add_argument("--reuse", type=Path, help="take both rounds' tile matches from this earlier list (the slow part)")
     args = p.parse_args(argv)
     earlier = read_rows(args.reuse) if args.reuse else []
     first = {r.verdict.photo: r.verdict for r in earlier}
@@ -287,7 +286,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = judge_photos(photos, judge, first)
     unsure = {source_of(r.verdict.photo) for r in rows if r.settled == "unsure"}
     again = any(source_of(img.name) in unsure and img.name not in second for img, _ in photos)
-    deeper = Judge(second_references(rows, args.source), SECOND_PER_CLASS, seed=0) if again else None
+    deeper = Judge(second_references(rows, photos, args.source / "valid"), SECOND_PER_CLASS, seed=0) if again else None
     print(f"{len(rows)} photos; first round: " + _counts(r.verdict.word for r in rows))
     print("settled with siblings: " + _counts(r.settled for r in rows))
     rows = second_round(rows, photos, deeper, second)
