@@ -176,7 +176,7 @@ def test_a_reference_known_to_be_mirrored_is_read_flipped_back(tmp_path):
 def test_the_second_round_rejudges_only_source_photos_left_unsure(tmp_path):
     first = [
         mirrored.Row(_v(60, 10), "same", "upright"),
-        mirrored.Row(_v(10, 60), "mirror", "upright"),
+        mirrored.Row(_v(10, 60), "mirror", "mirrored"),
         mirrored.Row(_v(10, 11), "same", "unsure"),
         mirrored.Row(_v(12, 10), "mirror", "unsure"),
     ]
@@ -186,7 +186,7 @@ def test_the_second_round_rejudges_only_source_photos_left_unsure(tmp_path):
     rows = mirrored.second_round(first, [(tmp_path / n, "") for n in names], None, again)
     assert rows[:2] == first[:2]
     assert [r.second for r in rows[2:]] == list(again.values())
-    assert [r.settled for r in rows] == ["upright", "upright", "mirrored", "upright"]
+    assert [r.settled for r in rows] == ["upright", "mirrored", "mirrored", "upright"]
     listing = tmp_path / "mirrored.tsv"
     mirrored.write_list(rows, listing)
     assert mirrored.read_rows(listing) == rows
