@@ -30,9 +30,10 @@ its source photo was settled in the first), and the settled verdict.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -50,6 +51,7 @@ SIBLING_FEATURES = 3000  # SIFT features per whole copy
 SIBLING_INLIERS = 20  # a relation between copies needs this many RANSAC inliers ...
 SIBLING_CLEAR = 2.0  # ... and this factor over the other chirality (measured: 3.4 at worst)
 OPPOSITE = {"upright": "mirrored", "mirrored": "upright", "unsure": "unsure"}
+T = TypeVar("T")
 
 
 def ratio_matches(matcher: cv2.DescriptorMatcher, query: np.ndarray | None, train: np.ndarray | None) -> list:
@@ -150,6 +152,14 @@ def source_of(photo: str) -> str:
     return photo.split(".rf.")[0]
 
 
+def by_source(items: Iterable[T], photo: Callable[[T], str]) -> list[list[T]]:
+    """Items grouped by the source photo of the copy `photo` names, in first-seen order."""
+    groups: dict[str, list[T]] = {}
+    for item in items:
+        groups.setdefault(source_of(photo(item)), []).append(item)
+    return list(groups.values())
+
+
 class Siblings:
     """Chirality of one copy relative to another of the same source photo: whole-photo
     SIFT matches, kept by a RANSAC affine fit (the copies differ by turns, shear and
@@ -234,11 +244,8 @@ def read_list(path: Path = LIST) -> frozenset[str]:
 def judge_photos(photos: list[tuple[Path, str]], judge: Judge | None, earlier: dict[str, Verdict]) -> list[Row]:
     """Rows for every (photo, label), grouped by source photo; tile matches come
     from `earlier` when it has them (the slow part), else from `judge`."""
-    groups: dict[str, list[tuple[Path, str]]] = {}
-    for img, label in photos:
-        groups.setdefault(source_of(img.name), []).append((img, label))
     siblings, rows = Siblings(), []
-    for copies in groups.values():
+    for copies in by_source(photos, lambda p: p[0].name):
         verdicts = [earlier.get(img.name) or judge.verdict(img, label) for img, label in copies]
         relations = siblings.relations([img for img, _ in copies])
         rows += [Row(v, r, s) for v, r, s in zip(verdicts, relations, settle(verdicts, relations))]
@@ -246,24 +253,25 @@ def judge_photos(photos: list[tuple[Path, str]], judge: Judge | None, earlier: d
 
 
 def second_references(rows: list[Row], photos: list[tuple[Path, str]], valid: Path) -> Iterator[Reference]:
-    """The validation photos, then the training photos (of `photos`) the first round settled."""
+    """The validation photos, then the training photos (of `photos`, in their order) the first round settled."""
     yield from references(valid)
     settled = {r.verdict.photo: r.settled == "mirrored" for r in rows if r.settled != "unsure"}
-    yield from ((img, label, settled[img.name]) for img, label in sorted(photos) if img.name in settled)
+    yield from ((img, label, settled[img.name]) for img, label in photos if img.name in settled)
 
 
-def second_round(
-    rows: list[Row], photos: list[tuple[Path, str]], judge: Judge | None, earlier: dict[str, Verdict]
-) -> list[Row]:
+def second_round(rows: list[Row], photos: list[tuple[Path, str]], valid: Path, earlier: dict[str, Verdict]) -> list[Row]:
     """Every copy of a source photo left with an unsure copy, judged again (from
-    `earlier` when it has the photo, else by `judge`) and settled again."""
+    `earlier` when it has the photo, else by a deeper judge, built only then) and
+    settled again."""
     labels = {img.name: (img, label) for img, label in photos}
-    groups: dict[str, list[Row]] = {}
-    for row in rows:
-        groups.setdefault(source_of(row.verdict.photo), []).append(row)
+    groups = by_source(rows, lambda r: r.verdict.photo)
+    again = [any(r.settled == "unsure" for r in g) for g in groups]
+    judge = None
+    if any(r.verdict.photo not in earlier for g, a in zip(groups, again) if a for r in g):
+        judge = Judge(second_references(rows, photos, valid), SECOND_PER_CLASS, seed=0)
     out = []
-    for group in groups.values():
-        if all(r.settled != "unsure" for r in group):
+    for group, unsure in zip(groups, again):
+        if not unsure:
             out += group
             continue
         seconds = [earlier.get(r.verdict.photo) or judge.verdict(*labels[r.verdict.photo]) for r in group]
@@ -284,12 +292,9 @@ def main(argv: list[str] | None = None) -> None:
     photos = list(_photos(args.source / "train"))
     judge = Judge(references(args.source / "valid")) if any(img.name not in first for img, _ in photos) else None
     rows = judge_photos(photos, judge, first)
-    unsure = {source_of(r.verdict.photo) for r in rows if r.settled == "unsure"}
-    again = any(source_of(img.name) in unsure and img.name not in second for img, _ in photos)
-    deeper = Judge(second_references(rows, photos, args.source / "valid"), SECOND_PER_CLASS, seed=0) if again else None
     print(f"{len(rows)} photos; first round: " + _counts(r.verdict.word for r in rows))
     print("settled with siblings: " + _counts(r.settled for r in rows))
-    rows = second_round(rows, photos, deeper, second)
+    rows = second_round(rows, photos, args.source / "valid", second)
     write_list(rows, args.out)
     print(f"second round, {sum(r.second is not None for r in rows)} photos again: " + _counts(r.settled for r in rows))
     print(f"-> {args.out}")

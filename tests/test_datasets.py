@@ -113,6 +113,12 @@ def _write(split: Path, name: str, photo: np.ndarray, label: str) -> Path:
     return split / "images" / name
 
 
+def _upside_down(label: str) -> str:
+    """A label as it reads once its photo is flipped top to bottom (a mirror): (x, y) -> (x, 1 - y)."""
+    rows = [line.split() for line in label.splitlines()]
+    return "".join(f"{c} {x} {1 - float(y):.6f} {w} {h}\n" for c, x, y, w, h in rows)
+
+
 def test_a_mirrored_photo_is_told_from_a_turned_one(tmp_path):
     photo, label = _photo_of(["1m", "2m", "3m", "4m", "1z", "2z", "3z", "4z"])
     _write(tmp_path / "valid", "reference.jpg", photo, label)
@@ -121,7 +127,7 @@ def test_a_mirrored_photo_is_told_from_a_turned_one(tmp_path):
     # A half turn maps a box centre (x, y) to (1 - x, 1 - y); a vertical flip to (x, 1 - y).
     rows = [line.split() for line in label.splitlines()]
     half_turn = "".join(f"{c} {1 - float(x):.6f} {1 - float(y):.6f} {w} {h}\n" for c, x, y, w, h in rows)
-    upside = "".join(f"{c} {x} {1 - float(y):.6f} {w} {h}\n" for c, x, y, w, h in rows)
+    upside = _upside_down(label)
     as_turned = judge.verdict(_write(tmp_path / "train", "turned.jpg", turned, half_turn), half_turn)
     as_flipped = judge.verdict(_write(tmp_path / "train", "flipped.jpg", flipped, upside), upside)
     assert as_turned.word == "upright" and as_flipped.word == "mirrored"
@@ -165,7 +171,7 @@ def test_copies_whose_clear_verdicts_disagree_are_not_settled():
 def test_a_reference_known_to_be_mirrored_is_read_flipped_back(tmp_path):
     photo, label = _photo_of(["1m", "2m", "3m", "4m", "1z", "2z", "3z", "4z"])
     rows = [line.split() for line in label.splitlines()]
-    upside = "".join(f"{c} {x} {1 - float(y):.6f} {w} {h}\n" for c, x, y, w, h in rows)
+    upside = _upside_down(label)
     reference = _write(tmp_path / "train", "settled.jpg", cv2.flip(photo, 0), upside)
     judge = mirrored.Judge([(reference, upside, True)], mirrored.SECOND_PER_CLASS, seed=0)
     turned = cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE)
@@ -183,7 +189,7 @@ def test_the_second_round_rejudges_only_source_photos_left_unsure(tmp_path):
     names = ["a_jpg.rf.1.jpg", "a_jpg.rf.2.jpg", "b_jpg.rf.1.jpg", "b_jpg.rf.2.jpg"]
     first = [replace(r, verdict=replace(r.verdict, photo=n)) for r, n in zip(first, names)]
     again = {n: mirrored.Verdict(n, *matches) for n, matches in zip(names[2:], [(10, 50), (15, 12)])}
-    rows = mirrored.second_round(first, [(tmp_path / n, "") for n in names], None, again)
+    rows = mirrored.second_round(first, [(tmp_path / n, "") for n in names], tmp_path / "valid", again)
     assert rows[:2] == first[:2]
     assert [r.second for r in rows[2:]] == list(again.values())
     assert [r.settled for r in rows] == ["upright", "mirrored", "mirrored", "upright"]
