@@ -38,7 +38,7 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
-from .real import SOURCE, corners
+from .real import SOURCE, corners, relabelled
 
 LIST = Path(__file__).with_name("mirrored.tsv")
 SIDE = 96  # a tile's short side in pixels before SIFT: enough detail in a 640 px photo's tile
@@ -101,7 +101,12 @@ def tile_crops(gray: np.ndarray, label: str) -> list[tuple[int, np.ndarray]]:
 
 
 def _photos(split: Path) -> Iterator[tuple[Path, str]]:
+    """A split's photos with their source labels, less those whose labels are wrong
+    (they would teach the judge wrong faces)."""
+    wrong = relabelled()
     for img in sorted((split / "images").iterdir()):
+        if img.name in wrong:
+            continue
         label = split / "labels" / (img.stem + ".txt")
         if label.exists():
             yield img, label.read_text()

@@ -2,6 +2,8 @@
 to our class order without copying them into the repository: images are linked,
 labels rewritten as boxes in our 43-class order. Training photos the export mirrored
 (`mirrored.py`) are flipped back, labels with them, since mirrored faces do not exist.
+Photos whose source labels are wrong take the codes read again by eye
+(`relabelled.tsv`): a wrong label marks right readings wrong in validation.
 
 Class remap (their `data.yaml` names -> our codes): sc1..sc9 -> 1m..9m,
 sd1..sd9 -> 1p..9p, sb1..sb9 -> 1s..9s, hwe hws hww hwn -> 1z 2z 3z 4z,
@@ -11,6 +13,7 @@ hdw hdg hdr -> 5z 6z 7z, bs1..bs4 (seasons) -> 1f..4f, bf1..bf4 (flowers) -> 5f.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import cv2
@@ -18,6 +21,7 @@ import cv2
 from vision.classes import INDEX
 
 SOURCE = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "chinese-mahjong-detection"
+RELABELLED = Path(__file__).with_name("relabelled.tsv")
 THEIR_NAMES = (
     "bs1 sc1 sd1 sb1 hwe bs2 sc2 sd2 sb2 hws bs3 sc3 sd3 sb3 hww bs4 sc4 sd4 sb4 hwn "
     "bf1 sc5 sd5 sb5 hdw bf2 sc6 sd6 sb6 hdg bf3 sc7 sd7 sb7 hdr bf4 sc8 sd8 sb8 sc9 sd9 sb9"
@@ -77,9 +81,26 @@ def _place(img: Path, target: Path, flip: bool) -> None:
         os.symlink(img, target)
 
 
-def build(out: Path, source: Path = SOURCE, mirrored: frozenset[str] = frozenset()) -> dict[str, Path]:
+def relabelled(path: Path = RELABELLED) -> dict[str, tuple[str, ...]]:
+    """Source photos whose labels are wrong -> our code for each of their label lines, in order."""
+    fields = (line.split("\t") for line in path.read_text().splitlines()[1:] if line.strip())
+    return {f[0]: tuple(f[1].split()) for f in fields}
+
+
+def relabel(lines: list[str], codes: tuple[str, ...], photo: str) -> list[str]:
+    """Box lines with their classes replaced by `codes`, one per line."""
+    if len(codes) != len(lines):
+        raise ValueError(f"{photo}: {len(codes)} codes in the relabelled list for {len(lines)} labelled tiles")
+    return [f"{INDEX[code]} {line.split(' ', 1)[1]}" for line, code in zip(lines, codes)]
+
+
+def build(
+    out: Path, source: Path = SOURCE, mirrored: frozenset[str] = frozenset(), relabelled: dict[str, tuple[str, ...]] | None = None
+) -> dict[str, Path]:
     """Write `out/{train,valid}/{images,labels}`, flipping back the training photos
-    named in `mirrored`; returns the image folder per split."""
+    named in `mirrored` and giving the photos in `relabelled` their codes; returns the
+    image folder per split."""
+    relabelled = relabelled or {}
     splits = {}
     for split in ("train", "valid"):
         images, labels = out / split / "images", out / split / "labels"
@@ -90,6 +111,8 @@ def build(out: Path, source: Path = SOURCE, mirrored: frozenset[str] = frozenset
             _place(img, images / img.name, flip)
             src = source / split / "labels" / (img.stem + ".txt")
             lines = [c for raw in src.read_text().splitlines() if (c := convert_line(raw))] if src.exists() else []
+            if img.name in relabelled:
+                lines = relabel(lines, relabelled[img.name], img.name)
             if flip:
                 lines = [flip_line(line) for line in lines]
             (labels / (img.stem + ".txt")).write_text("\n".join(lines) + ("\n" if lines else ""))
@@ -110,13 +133,13 @@ def flower_copies(out: Path, copies: int) -> list[Path]:
             chosen.append((img, label))
     folders = []
     for k in range(1, copies + 1):
-        images, labels = out / f"train-flowers-{k}" / "images", out / f"train-flowers-{k}" / "labels"
-        images.mkdir(parents=True, exist_ok=True)
-        labels.mkdir(parents=True, exist_ok=True)
+        folder = out / f"train-flowers-{k}"
+        shutil.rmtree(folder, ignore_errors=True)  # photos flipped back or relabelled since the last build
+        images, labels = folder / "images", folder / "labels"
+        images.mkdir(parents=True)
+        labels.mkdir(parents=True)
         for img, label in chosen:
-            link = images / img.name
-            link.unlink(missing_ok=True)  # the photo may have been flipped back since the last build
-            os.symlink(img.resolve(), link)
+            os.symlink(img.resolve(), images / img.name)
             (labels / (img.stem + ".txt")).write_text(label)
         folders.append(images)
     return folders

@@ -89,6 +89,8 @@ def test_photos_holding_a_flower_are_repeated_with_their_labels(tmp_path):
     for f in folders:
         assert [p.name for p in f.iterdir()] == ["a.jpg"]
         assert (f.parent / "labels" / "a.txt").read_text() == f"{INDEX['5f']} 0.5 0.5 0.1 0.1\n"
+    (tmp_path / "train/images/a.jpg").unlink()
+    assert [list(f.iterdir()) for f in real.flower_copies(tmp_path, 2)] == [[], []]
     assert real.flower_copies(tmp_path, 0) == []
 
 
@@ -213,6 +215,29 @@ def test_mirrored_training_photos_are_flipped_back_with_their_labels(tmp_path):
     real.build(out, source)
     assert (out / "train/images/a.jpg").is_symlink()
     assert (out / "train/labels/a.txt").read_text() == f"{INDEX['1m']} 0.125000 0.500000 0.250000 1.000000\n"
+
+
+def test_relabelled_photos_take_the_listed_codes_in_label_order(tmp_path):
+    source, out = tmp_path / "source", tmp_path / "out"
+    _write(source / "valid", "a.jpg", np.zeros((8, 8, 3), np.uint8), "2 0.2 0.5 0.1 0.5\n2 0.6 0.5 0.1 0.5\n")
+    (source / "train/images").mkdir(parents=True)
+    real.build(out, source, relabelled={"a.jpg": ("9m", "7z")})
+    assert (out / "valid/labels/a.txt").read_text() == (
+        f"{INDEX['9m']} 0.200000 0.500000 0.100000 0.500000\n{INDEX['7z']} 0.600000 0.500000 0.100000 0.500000\n"
+    )
+    with pytest.raises(ValueError, match="a.jpg: 1 codes in the relabelled list for 2 labelled tiles"):
+        real.build(out, source, relabelled={"a.jpg": ("9m",)})
+
+
+def test_the_relabelled_list_reads_every_tile_of_photos_labelled_one_class():
+    fixed = real.relabelled()
+    assert len(fixed) == 7
+    for name, codes in fixed.items():
+        label = (real.SOURCE / "valid" / "labels" / (Path(name).stem + ".txt")).read_text().splitlines()
+        assert len({line.split()[0] for line in label}) == 1
+        assert len(codes) == len(label) and set(codes) <= set(CLASSES)
+        assert max(Counter(codes).values()) <= 4
+    assert not fixed.keys() & {img.name for img, _, _ in mirrored.references(real.SOURCE / "valid")}
 
 
 def test_the_committed_list_names_real_training_photos():

@@ -16,11 +16,12 @@ SHIPPED = ROOT / "models" / "taiscore-tiles.pt"  # the shipped model's weights, 
 
 def dataset_yaml(synthetic: Path | None, flower_copies: int = 0) -> Path:
     """One YAML with absolute paths: real train (mirrored photos flipped back, + repeated
-    flower photos, + synthetic) to train, real valid to validate."""
+    flower photos, + synthetic) to train, real valid to validate, wrong source
+    labels read again."""
     from datasets import mirrored, real
     from vision.classes import CLASSES
 
-    splits = real.build(WORK / "datasets" / "real", mirrored=mirrored.read_list())
+    splits = real.build(WORK / "datasets" / "real", mirrored=mirrored.read_list(), relabelled=real.relabelled())
     train = [str(splits["train"])] + [str(f) for f in real.flower_copies(WORK / "datasets" / "real", flower_copies)]
     if synthetic is not None:
         train.append(str(synthetic.resolve() / "images"))
