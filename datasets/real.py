@@ -134,7 +134,7 @@ def flower_copies(out: Path, copies: int) -> list[Path]:
     folders = []
     for k in range(1, copies + 1):
         folder = out / f"train-flowers-{k}"
-        shutil.rmtree(folder, ignore_errors=True)  # photos flipped back or relabelled since the last build
+        shutil.rmtree(folder, ignore_errors=True)  # links left from a build that chose or flipped other photos
         images, labels = folder / "images", folder / "labels"
         images.mkdir(parents=True)
         labels.mkdir(parents=True)
