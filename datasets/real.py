@@ -69,6 +69,12 @@ def flip_line(line: str) -> str:
     return f"{cls} {1 - float(cx):.6f} {rest}"
 
 
+def turn_line(line: str) -> str:
+    """A box line as it reads once its photo is turned 180 degrees."""
+    cls, cx, cy, rest = line.split(" ", 3)
+    return f"{cls} {1 - float(cx):.6f} {1 - float(cy):.6f} {rest}"
+
+
 def _place(img: Path, target: Path, flip: bool) -> None:
     """Link the photo, or write it flipped; a target of the other kind is replaced."""
     if os.path.lexists(target) and target.is_symlink() == flip:
@@ -143,3 +149,18 @@ def flower_copies(out: Path, copies: int) -> list[Path]:
             (labels / (img.stem + ".txt")).write_text(label)
         folders.append(images)
     return folders
+
+
+def turned_copies(out: Path) -> Path:
+    """Every training photo turned 180 degrees, labels with it, in `out/train-turned`:
+    a tile seen from across the table is turned, never mirrored, and the seven
+    relabelled photos showed upside-down tiles misread (9m as 4m, 7s as 6s)."""
+    train, folder = out / "train", out / "train-turned"
+    shutil.rmtree(folder, ignore_errors=True)
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir(parents=True)
+    for img in sorted((train / "images").iterdir()):
+        lines = (train / "labels" / (img.stem + ".txt")).read_text().splitlines()
+        cv2.imwrite(str(folder / "images" / img.name), cv2.rotate(cv2.imread(str(img)), cv2.ROTATE_180), [cv2.IMWRITE_JPEG_QUALITY, 100])
+        (folder / "labels" / (img.stem + ".txt")).write_text("".join(turn_line(line) + "\n" for line in lines if line.strip()))
+    return folder / "images"

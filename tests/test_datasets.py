@@ -240,6 +240,16 @@ def test_the_relabelled_list_reads_every_tile_of_photos_labelled_one_class():
     assert not fixed.keys() & {img.name for img, _, _ in mirrored.references(real.SOURCE / "valid")}
 
 
+def test_turned_copies_turn_photo_and_boxes_together(tmp_path):
+    photo = np.zeros((40, 80, 3), np.uint8)
+    photo[:10, :20] = 255  # white in the top-left corner only
+    _write(tmp_path / "train", "a.jpg", photo, "1 0.125 0.125 0.25 0.25\n")
+    images = real.turned_copies(tmp_path)
+    turned = cv2.imread(str(images / "a.jpg"))
+    assert turned[-10:, -20:].mean() > 200 and turned[:30].mean() < 50
+    assert (images.parent / "labels/a.txt").read_text() == "1 0.875000 0.875000 0.25 0.25\n"
+
+
 def test_the_committed_list_names_real_training_photos():
     found = mirrored.read_list()
     assert 150 < len(found) < 700

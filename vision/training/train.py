@@ -14,15 +14,17 @@ from .env import ROOT, TRAIN_IMGSZ, WORK, offline
 SHIPPED = ROOT / "models" / "taiscore-tiles.pt"  # the shipped model's weights, optimizer stripped
 
 
-def dataset_yaml(synthetic: Path | None, flower_copies: int = 0) -> Path:
+def dataset_yaml(synthetic: Path | None, flower_copies: int = 0, turned: bool = False) -> Path:
     """One YAML with absolute paths: real train (mirrored photos flipped back, + repeated
-    flower photos, + synthetic) to train, real valid to validate, wrong source
+    flower photos, + the photos turned 180 degrees, + synthetic) to train, real valid to validate, wrong source
     labels read again."""
     from datasets import mirrored, real
     from vision.classes import CLASSES
 
     splits = real.build(WORK / "datasets" / "real", mirrored=mirrored.read_list(), relabelled=real.relabelled())
     train = [str(splits["train"])] + [str(f) for f in real.flower_copies(WORK / "datasets" / "real", flower_copies)]
+    if turned:
+        train.append(str(real.turned_copies(WORK / "datasets" / "real")))
     if synthetic is not None:
         train.append(str(synthetic.resolve() / "images"))
     names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(CLASSES))
@@ -48,6 +50,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--name", default="tiles")
     p.add_argument("--synthetic", type=Path, help="a generated dataset folder to train on as well")
     p.add_argument("--flower-copies", type=int, default=0, help="times the real photos holding a flower are repeated in each epoch")
+    p.add_argument("--turned", action="store_true", help="train on every photo turned 180 degrees as well (tiles seen from across the table)")
     p.add_argument("--device", default="cpu")
     p.add_argument("--start", type=Path, help="weights to fine-tune from (default: models/taiscore-tiles.pt if present, else the converted mahjong-detector start)")
     p.add_argument("--fraction", type=float, default=1.0)
@@ -67,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
         model.add_callback("on_pretrain_routine_start", _use_every_core)
         model.train(resume=True)
         return
-    data = dataset_yaml(args.synthetic, args.flower_copies)
+    data = dataset_yaml(args.synthetic, args.flower_copies, args.turned)
     start = args.start or (SHIPPED if SHIPPED.exists() else WORK / "start-yolo11n-tiles.pt")
     if not start.exists():
         photos = sorted((WORK / "datasets" / "real" / "train" / "images").iterdir())[::20][:48]
