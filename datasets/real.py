@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision.classes import INDEX
 
@@ -75,6 +77,11 @@ def turn_line(line: str) -> str:
     return f"{cls} {1 - float(cx):.6f} {1 - float(cy):.6f} {rest}"
 
 
+def _write_changed(img: Path, target: Path, change: Callable[[np.ndarray], np.ndarray]) -> None:
+    """Write the photo changed (flipped, turned) at full JPEG quality, since it is trained on."""
+    cv2.imwrite(str(target), change(cv2.imread(str(img))), [cv2.IMWRITE_JPEG_QUALITY, 100])
+
+
 def _place(img: Path, target: Path, flip: bool) -> None:
     """Link the photo, or write it flipped; a target of the other kind is replaced."""
     if os.path.lexists(target) and target.is_symlink() == flip:
@@ -82,7 +89,7 @@ def _place(img: Path, target: Path, flip: bool) -> None:
     if os.path.lexists(target):
         return
     if flip:
-        cv2.imwrite(str(target), cv2.flip(cv2.imread(str(img)), 1), [cv2.IMWRITE_JPEG_QUALITY, 100])
+        _write_changed(img, target, lambda photo: cv2.flip(photo, 1))
     else:
         os.symlink(img, target)
 
@@ -161,6 +168,6 @@ def turned_copies(out: Path) -> Path:
     (folder / "labels").mkdir(parents=True)
     for img in sorted((train / "images").iterdir()):
         lines = (train / "labels" / (img.stem + ".txt")).read_text().splitlines()
-        cv2.imwrite(str(folder / "images" / img.name), cv2.rotate(cv2.imread(str(img)), cv2.ROTATE_180), [cv2.IMWRITE_JPEG_QUALITY, 100])
+        _write_changed(img, folder / "images" / img.name, lambda photo: cv2.rotate(photo, cv2.ROTATE_180))
         (folder / "labels" / (img.stem + ".txt")).write_text("".join(turn_line(line) + "\n" for line in lines if line.strip()))
     return folder / "images"
