@@ -127,8 +127,7 @@ def test_a_mirrored_photo_is_told_from_a_turned_one(tmp_path):
     judge = mirrored.Judge(mirrored.references(tmp_path / "valid"))
     turned, flipped = cv2.rotate(photo, cv2.ROTATE_180), cv2.flip(photo, 0)  # a half turn, and a mirror
     # A half turn maps a box centre (x, y) to (1 - x, 1 - y); a vertical flip to (x, 1 - y).
-    rows = [line.split() for line in label.splitlines()]
-    half_turn = "".join(f"{c} {1 - float(x):.6f} {1 - float(y):.6f} {w} {h}\n" for c, x, y, w, h in rows)
+    half_turn = "".join(real.turn_line(line) + "\n" for line in label.splitlines())
     upside = _upside_down(label)
     as_turned = judge.verdict(_write(tmp_path / "train", "turned.jpg", turned, half_turn), half_turn)
     as_flipped = judge.verdict(_write(tmp_path / "train", "flipped.jpg", flipped, upside), upside)

@@ -16,8 +16,8 @@ SHIPPED = ROOT / "models" / "taiscore-tiles.pt"  # the shipped model's weights, 
 
 def dataset_yaml(synthetic: Path | None, flower_copies: int = 0, turned: bool = False) -> Path:
     """One YAML with absolute paths: real train (mirrored photos flipped back, + repeated
-    flower photos, + the photos turned 180 degrees, + synthetic) to train, real valid to validate, wrong source
-    labels read again."""
+    flower photos, + the photos turned 180 degrees, + synthetic) to train, real valid to
+    validate, wrong source labels read again."""
     from datasets import mirrored, real
     from vision.classes import CLASSES
 
