@@ -12,9 +12,10 @@ hdw hdg hdr -> 5z 6z 7z, bs1..bs4 (seasons) -> 1f..4f, bf1..bf4 (flowers) -> 5f.
 
 from __future__ import annotations
 
+import math
 import os
+import random
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -77,9 +78,9 @@ def turn_line(line: str) -> str:
     return f"{cls} {1 - float(cx):.6f} {1 - float(cy):.6f} {rest}"
 
 
-def _write_changed(img: Path, target: Path, change: Callable[[np.ndarray], np.ndarray]) -> None:
-    """Write the photo changed (flipped, turned) at full JPEG quality, since it is trained on."""
-    cv2.imwrite(str(target), change(cv2.imread(str(img))), [cv2.IMWRITE_JPEG_QUALITY, 100])
+def _write_changed(photo: np.ndarray, target: Path) -> None:
+    """Write a changed photo (flipped, turned, stretched) at full JPEG quality, since it is trained on."""
+    cv2.imwrite(str(target), photo, [cv2.IMWRITE_JPEG_QUALITY, 100])
 
 
 def _place(img: Path, target: Path, flip: bool) -> None:
@@ -89,7 +90,7 @@ def _place(img: Path, target: Path, flip: bool) -> None:
     if os.path.lexists(target):
         return
     if flip:
-        _write_changed(img, target, lambda photo: cv2.flip(photo, 1))
+        _write_changed(cv2.flip(cv2.imread(str(img)), 1), target)
     else:
         os.symlink(img, target)
 
@@ -168,6 +169,84 @@ def turned_copies(out: Path) -> Path:
     (folder / "labels").mkdir(parents=True)
     for img in sorted((train / "images").iterdir()):
         lines = (train / "labels" / (img.stem + ".txt")).read_text().splitlines()
-        _write_changed(img, folder / "images" / img.name, lambda photo: cv2.rotate(photo, cv2.ROTATE_180))
+        _write_changed(cv2.rotate(cv2.imread(str(img)), cv2.ROTATE_180), folder / "images" / img.name)
         (folder / "labels" / (img.stem + ".txt")).write_text("".join(turn_line(line) + "\n" for line in lines if line.strip()))
+    return folder / "images"
+
+
+STRETCH_KEEP = 0.6  # a tile cut by the band keeps its label when this much of it is left
+
+
+def stretch_line(line: str, axis: str, lo: float, size: float, across: tuple[float, float] = (0.0, 1.0)) -> str | None:
+    """A box line once the band [lo, lo + size] along `axis` ("x" or "y") is stretched to
+    the whole photo and the other axis squeezed into `across` (offset, share of the
+    photo); None when the band leaves too little of the tile."""
+    cls, *values = line.split()
+    cx, cy, w, h = (float(v) for v in values)
+    (centre, extent), (other, other_extent) = ((cx, w), (cy, h)) if axis == "x" else ((cy, h), (cx, w))
+    a, b = max(centre - extent / 2, lo), min(centre + extent / 2, lo + size)
+    if b - a < STRETCH_KEEP * extent:
+        return None
+    mid, span = ((a + b) / 2 - lo) / size, (b - a) / size
+    other, other_extent = across[0] + other * across[1], other_extent * across[1]
+    x, y, bw, bh = (mid, other, span, other_extent) if axis == "x" else (other, mid, other_extent, span)
+    return f"{cls} {x:.6f} {y:.6f} {bw:.6f} {bh:.6f}"
+
+
+def stretch(
+    photo: np.ndarray, lines: list[str], axis: str, lo: float, size: float, squeeze: float = 1.0, at: float = 0.0
+) -> tuple[np.ndarray, list[str]]:
+    """The band [lo, lo + size] (fractions of the photo) along `axis` resized to the whole
+    photo, the other axis `squeeze` times narrower at `at` (0 first, 1 last) on grey,
+    boxes with it: what the export did to photos of one row of tiles."""
+    h, w = photo.shape[:2]
+    band = photo[:, round(lo * w) : round((lo + size) * w)] if axis == "x" else photo[round(lo * h) : round((lo + size) * h)]
+    length = h if axis == "x" else w
+    kept = max(1, round(length / squeeze))
+    offset = round(at * (length - kept))
+    out = np.full_like(photo, 114)
+    if axis == "x":
+        out[offset : offset + kept] = cv2.resize(band, (w, kept), interpolation=cv2.INTER_AREA)
+    else:
+        out[:, offset : offset + kept] = cv2.resize(band, (kept, h), interpolation=cv2.INTER_AREA)
+    moved = (stretch_line(line, axis, lo, size, (offset / length, kept / length)) for line in lines)
+    return out, [m for m in moved if m]
+
+
+def source_photo(name: str) -> str:
+    """The source photo an exported copy came from (the export names its three copies `<source>.rf.<hash>`)."""
+    return name.split(".rf.")[0]
+
+
+def stretched_copies(out: Path, seed: int = 0) -> Path:
+    """One copy per source photo with a band just wider than one tile (the smallest, or a
+    random one) stretched to the whole photo and the other axis squeezed until the tiles
+    are 3 to 16 times out of shape, boxes with it, in `out/train-stretched`:
+    the export stretched every photo to 640x640, and 35 of the 296 validation photos were
+    strips of one row whose tiles came out 7 to 16 times too tall or too wide, which no
+    training photo showed (392 of their 431 tiles were missed)."""
+    train, folder = out / "train", out / "train-stretched"
+    shutil.rmtree(folder, ignore_errors=True)
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir(parents=True)
+    seen = set()
+    for img in sorted((train / "images").iterdir()):
+        lines = [line for line in (train / "labels" / (img.stem + ".txt")).read_text().splitlines() if line.strip()]
+        if not lines or source_photo(img.name) in seen:
+            continue
+        seen.add(source_photo(img.name))
+        rng = random.Random(f"{seed}:{img.name}")
+        axis = rng.choice("xy")
+        along = 3 if axis == "x" else 4  # a box's extent along the axis (w or h); its centre is 2 before
+        rows = [[float(v) for v in line.split()] for line in lines]
+        row = min(rows, key=lambda r: r[along]) if rng.random() < 0.5 else rng.choice(rows)  # the smallest stretches most
+        centre, extent = row[along - 2], row[along]
+        photo = cv2.imread(str(img))
+        pixels = photo.shape[1 if axis == "x" else 0]
+        size = round(min(0.5, extent * rng.uniform(1.02, 1.5)) * pixels) / pixels  # whole pixels, so boxes and band agree
+        lo = round(min(max(centre - size / 2 + rng.uniform(-0.15, 0.15) * size, 0.0), 1.0 - size) * pixels) / pixels
+        squeeze = max(1.0, math.exp(rng.uniform(math.log(3), math.log(16))) * size)  # tiles 3 to 16 times out of shape
+        photo, moved = stretch(photo, lines, axis, lo, size, squeeze, rng.random())
+        _write_changed(photo, folder / "images" / img.name)
+        (folder / "labels" / (img.stem + ".txt")).write_text("".join(m + "\n" for m in moved))
     return folder / "images"

@@ -249,6 +249,34 @@ def test_turned_copies_turn_photo_and_boxes_together(tmp_path):
     assert (images.parent / "labels/a.txt").read_text() == "1 0.875000 0.875000 0.25 0.25\n"
 
 
+def test_a_stretched_band_takes_the_boxes_inside_it_and_drops_those_cut_away():
+    photo = np.zeros((100, 100, 3), np.uint8)
+    photo[45:55] = 255  # a white row in the band
+    inside, outside, half_cut, mostly_in = "1 0.5 0.5 0.2 0.1", "2 0.5 0.2 0.2 0.1", "3 0.3 0.6 0.2 0.1", "4 0.7 0.585 0.2 0.1"
+    stretched, moved = real.stretch(photo, [inside, outside, half_cut, mostly_in], "y", 0.4, 0.2)
+    assert stretched.shape == photo.shape and stretched[30:70].mean() > 200 and stretched[:20].mean() < 50
+    assert moved == ["1 0.500000 0.500000 0.200000 0.500000", "4 0.700000 0.837500 0.200000 0.325000"]  # 65 % of tile 4 is left
+    squeezed, moved = real.stretch(photo, [inside], "y", 0.4, 0.2, squeeze=4)
+    assert squeezed[30:70, :25].mean() > 200 and (squeezed[:, 25:] == 114).all()
+    assert moved == ["1 0.125000 0.500000 0.050000 0.500000"]
+    assert real.stretch_line("1 0.5 0.5 0.1 0.2", "x", 0.45, 0.1) == "1 0.500000 0.500000 1.000000 0.200000"
+
+
+def test_stretched_copies_make_one_strip_per_source_photo_with_taller_or_wider_tiles(tmp_path):
+    photo, label = _photo_of(["1m", "2m", "3m", "4m"])
+    for name in ("a.rf.1.jpg", "a.rf.2.jpg", "b.rf.1.jpg"):
+        _write(tmp_path / "train", name, photo, label)
+    images = real.stretched_copies(tmp_path)
+    assert sorted(p.name for p in images.iterdir()) == ["a.rf.1.jpg", "b.rf.1.jpg"]
+    before = {int(line.split()[0]): line.split()[3:] for line in label.splitlines()}
+    for lab in (images.parent / "labels").iterdir():
+        rows = [line.split() for line in lab.read_text().splitlines()]
+        assert rows and all(0 <= float(v) <= 1 for r in rows for v in r[1:])
+        for c, _, _, w, h in rows:
+            bw, bh = (float(v) for v in before[int(c)])
+            assert max(float(w) / bw, float(h) / bh) / min(float(w) / bw, float(h) / bh) >= 3 * 0.6  # out of shape
+
+
 def test_the_committed_list_names_real_training_photos():
     found = mirrored.read_list()
     assert 150 < len(found) < 700

@@ -14,10 +14,11 @@ from .env import ROOT, TRAIN_IMGSZ, WORK, offline
 SHIPPED = ROOT / "models" / "taiscore-tiles.pt"  # the shipped model's weights, optimizer stripped
 
 
-def dataset_yaml(synthetic: Path | None, flower_copies: int = 0, turned: bool = False) -> Path:
+def dataset_yaml(synthetic: Path | None, flower_copies: int = 0, turned: bool = False, stretched: bool = False) -> Path:
     """One YAML with absolute paths: real train (mirrored photos flipped back, + repeated
-    flower photos, + the photos turned 180 degrees, + synthetic) to train, real valid to
-    validate, wrong source labels read again."""
+    flower photos, + the photos turned 180 degrees, + strips stretched as the export
+    stretched them, + synthetic) to train, real valid to validate, wrong source labels
+    read again."""
     from datasets import mirrored, real
     from vision.classes import CLASSES
 
@@ -25,6 +26,8 @@ def dataset_yaml(synthetic: Path | None, flower_copies: int = 0, turned: bool = 
     train = [str(splits["train"])] + [str(f) for f in real.flower_copies(WORK / "datasets" / "real", flower_copies)]
     if turned:
         train.append(str(real.turned_copies(WORK / "datasets" / "real")))
+    if stretched:
+        train.append(str(real.stretched_copies(WORK / "datasets" / "real")))
     if synthetic is not None:
         train.append(str(synthetic.resolve() / "images"))
     names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(CLASSES))
@@ -51,6 +54,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--synthetic", type=Path, help="a generated dataset folder to train on as well")
     p.add_argument("--flower-copies", type=int, default=0, help="times the real photos holding a flower are repeated in each epoch")
     p.add_argument("--turned", action="store_true", help="train on every photo turned 180 degrees as well (tiles seen from across the table)")
+    p.add_argument("--stretched", action="store_true", help="train on a strip of each source photo stretched to the whole photo as well (as the export stretched narrow photos)")
     p.add_argument("--device", default="cpu")
     p.add_argument("--start", type=Path, help="weights to fine-tune from (default: models/taiscore-tiles.pt if present, else the converted mahjong-detector start)")
     p.add_argument("--fraction", type=float, default=1.0)
@@ -70,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
         model.add_callback("on_pretrain_routine_start", _use_every_core)
         model.train(resume=True)
         return
-    data = dataset_yaml(args.synthetic, args.flower_copies, args.turned)
+    data = dataset_yaml(args.synthetic, args.flower_copies, args.turned, args.stretched)
     start = args.start or (SHIPPED if SHIPPED.exists() else WORK / "start-yolo11n-tiles.pt")
     if not start.exists():
         photos = sorted((WORK / "datasets" / "real" / "train" / "images").iterdir())[::20][:48]
