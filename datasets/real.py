@@ -213,6 +213,34 @@ def stretch(
     return out, [m for m in moved if m]
 
 
+OUT_OF_SHAPE = 2.5  # a tile's box in a photo is at most about twice as long as it is wide, at any angle
+
+
+def out_of_shape(lines: list[str]) -> bool:
+    """Whether the export stretched this photo's tiles out of shape: the median box is
+    more than `OUT_OF_SHAPE` times taller than wide or wider than tall (in the validation
+    photos either about 1.3 at most or 2.6 and more; a strip of one row made 640x640)."""
+    ratios = sorted(float(line.split()[4]) / float(line.split()[3]) for line in lines if line.strip())
+    return bool(ratios) and max(ratios[len(ratios) // 2], 1 / ratios[len(ratios) // 2]) > OUT_OF_SHAPE
+
+
+def by_shape(split: Path) -> dict[str, Path]:
+    """Link folders `<split>-natural` and `<split>-stretched` beside `split`, so the photos
+    a camera takes (natural proportions) are measured apart from the strips the export
+    stretched; returns the two folders."""
+    folders = {kind: split.parent / f"{split.name}-{kind}" for kind in ("natural", "stretched")}
+    for folder in folders.values():
+        shutil.rmtree(folder, ignore_errors=True)
+        (folder / "images").mkdir(parents=True)
+        (folder / "labels").mkdir(parents=True)
+    for img in sorted((split / "images").iterdir()):
+        label = split / "labels" / (img.stem + ".txt")
+        folder = folders["stretched" if out_of_shape(label.read_text().splitlines()) else "natural"]
+        os.symlink(img.resolve(), folder / "images" / img.name)
+        os.symlink(label.resolve(), folder / "labels" / label.name)
+    return folders
+
+
 def source_photo(name: str) -> str:
     """The source photo an exported copy came from (the export names its three copies `<source>.rf.<hash>`)."""
     return name.split(".rf.")[0]

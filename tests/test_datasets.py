@@ -277,6 +277,24 @@ def test_stretched_copies_make_one_strip_per_source_photo_with_taller_or_wider_t
             assert max(float(w) / bw, float(h) / bh) / min(float(w) / bw, float(h) / bh) >= 3 * 0.6  # out of shape
 
 
+def test_validation_photos_are_split_into_natural_and_stretched_by_their_tiles_shape(tmp_path):
+    natural, strip = "1 0.3 0.5 0.1 0.13\n2 0.5 0.5 0.13 0.1\n3 0.7 0.5 0.1 0.13\n", "1 0.3 0.5 0.05 0.9\n2 0.6 0.5 0.05 0.9\n"
+    assert not real.out_of_shape(natural.splitlines()) and real.out_of_shape(strip.splitlines())
+    assert real.out_of_shape(["1 0.5 0.3 0.9 0.05"]) and not real.out_of_shape([])
+    for name, label in (("a.jpg", natural), ("b.jpg", strip)):
+        _write(tmp_path / "valid", name, np.zeros((8, 8, 3), np.uint8), label)
+    folders = real.by_shape(tmp_path / "valid")
+    assert [p.name for p in (folders["natural"] / "images").iterdir()] == ["a.jpg"]
+    assert (folders["stretched"] / "labels" / "b.txt").read_text() == strip
+    again = real.by_shape(tmp_path / "valid")
+    assert [len(list((f / "images").iterdir())) for f in again.values()] == [1, 1]  # rebuilt, not added to
+
+
+def test_the_real_validation_photos_hold_35_stretched_strips():
+    labels = [[c for line in p.read_text().splitlines() if (c := real.convert_line(line))] for p in (real.SOURCE / "valid" / "labels").iterdir()]
+    assert sum(real.out_of_shape(lines) for lines in labels) == 35
+
+
 def test_the_committed_list_names_real_training_photos():
     found = mirrored.read_list()
     assert 150 < len(found) < 700

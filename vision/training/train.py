@@ -17,12 +17,13 @@ SHIPPED = ROOT / "models" / "taiscore-tiles.pt"  # the shipped model's weights, 
 def dataset_yaml(synthetic: Path | None, flower_copies: int = 0, turned: bool = False, stretched: bool = False) -> Path:
     """One YAML with absolute paths: real train (mirrored photos flipped back, + repeated
     flower photos, + the photos turned 180 degrees, + strips stretched as the export
-    stretched them, + synthetic) to train, real valid to validate, wrong source labels
-    read again."""
+    stretched them, + synthetic) to train, real valid to validate (and split by shape,
+    `valid-natural` and `valid-stretched`), wrong source labels read again."""
     from datasets import mirrored, real
     from vision.classes import CLASSES
 
     splits = real.build(WORK / "datasets" / "real", mirrored=mirrored.read_list(), relabelled=real.relabelled())
+    real.by_shape(splits["valid"].parent)
     train = [str(splits["train"])] + [str(f) for f in real.flower_copies(WORK / "datasets" / "real", flower_copies)]
     if turned:
         train.append(str(real.turned_copies(WORK / "datasets" / "real")))
