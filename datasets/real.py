@@ -95,6 +95,15 @@ def _place(img: Path, target: Path, flip: bool) -> None:
         os.symlink(img, target)
 
 
+def _fresh(folder: Path) -> tuple[Path, Path]:
+    """An empty `folder/images` and `folder/labels`: what an earlier build chose, flipped
+    or linked there must not linger."""
+    shutil.rmtree(folder, ignore_errors=True)
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir(parents=True)
+    return folder / "images", folder / "labels"
+
+
 def relabelled(path: Path = RELABELLED) -> dict[str, tuple[str, ...]]:
     """Source photos whose labels are wrong -> our code for each of their label lines, in order."""
     fields = (line.split("\t") for line in path.read_text().splitlines()[1:] if line.strip())
@@ -147,11 +156,7 @@ def flower_copies(out: Path, copies: int) -> list[Path]:
             chosen.append((img, label))
     folders = []
     for k in range(1, copies + 1):
-        folder = out / f"train-flowers-{k}"
-        shutil.rmtree(folder, ignore_errors=True)  # links left from a build that chose or flipped other photos
-        images, labels = folder / "images", folder / "labels"
-        images.mkdir(parents=True)
-        labels.mkdir(parents=True)
+        images, labels = _fresh(out / f"train-flowers-{k}")
         for img, label in chosen:
             os.symlink(img.resolve(), images / img.name)
             (labels / (img.stem + ".txt")).write_text(label)
@@ -163,15 +168,13 @@ def turned_copies(out: Path) -> Path:
     """Every training photo turned 180 degrees, labels with it, in `out/train-turned`:
     a tile seen from across the table is turned, never mirrored, and the seven
     relabelled photos showed upside-down tiles misread (9m as 4m, 7s as 6s)."""
-    train, folder = out / "train", out / "train-turned"
-    shutil.rmtree(folder, ignore_errors=True)
-    (folder / "images").mkdir(parents=True)
-    (folder / "labels").mkdir(parents=True)
+    train = out / "train"
+    images, labels = _fresh(out / "train-turned")
     for img in sorted((train / "images").iterdir()):
         lines = (train / "labels" / (img.stem + ".txt")).read_text().splitlines()
-        _write_changed(cv2.rotate(cv2.imread(str(img)), cv2.ROTATE_180), folder / "images" / img.name)
-        (folder / "labels" / (img.stem + ".txt")).write_text("".join(turn_line(line) + "\n" for line in lines if line.strip()))
-    return folder / "images"
+        _write_changed(cv2.rotate(cv2.imread(str(img)), cv2.ROTATE_180), images / img.name)
+        (labels / (img.stem + ".txt")).write_text("".join(turn_line(line) + "\n" for line in lines if line.strip()))
+    return images
 
 
 STRETCH_KEEP = 0.6  # a tile cut by the band keeps its label when this much of it is left
@@ -230,9 +233,7 @@ def by_shape(split: Path) -> dict[str, Path]:
     stretched; returns the two folders."""
     folders = {kind: split.parent / f"{split.name}-{kind}" for kind in ("natural", "stretched")}
     for folder in folders.values():
-        shutil.rmtree(folder, ignore_errors=True)
-        (folder / "images").mkdir(parents=True)
-        (folder / "labels").mkdir(parents=True)
+        _fresh(folder)
     for img in sorted((split / "images").iterdir()):
         label = split / "labels" / (img.stem + ".txt")
         folder = folders["stretched" if out_of_shape(label.read_text().splitlines()) else "natural"]
@@ -253,10 +254,8 @@ def stretched_copies(out: Path, seed: int = 0) -> Path:
     the export stretched every photo to 640x640, and 34 of the 296 validation photos were
     strips of one row whose tiles came out 7 to 16 times too tall or too wide, which no
     training photo showed (392 of their 395 tiles were missed)."""
-    train, folder = out / "train", out / "train-stretched"
-    shutil.rmtree(folder, ignore_errors=True)
-    (folder / "images").mkdir(parents=True)
-    (folder / "labels").mkdir(parents=True)
+    train = out / "train"
+    images, labels = _fresh(out / "train-stretched")
     seen = set()
     for img in sorted((train / "images").iterdir()):
         lines = [line for line in (train / "labels" / (img.stem + ".txt")).read_text().splitlines() if line.strip()]
@@ -275,6 +274,6 @@ def stretched_copies(out: Path, seed: int = 0) -> Path:
         lo = round(min(max(centre - size / 2 + rng.uniform(-0.15, 0.15) * size, 0.0), 1.0 - size) * pixels) / pixels
         squeeze = max(1.0, math.exp(rng.uniform(math.log(3), math.log(16))) * size)  # tiles 3 to 16 times out of shape
         photo, moved = stretch(photo, lines, axis, lo, size, squeeze, rng.random())
-        _write_changed(photo, folder / "images" / img.name)
-        (folder / "labels" / (img.stem + ".txt")).write_text("".join(m + "\n" for m in moved))
-    return folder / "images"
+        _write_changed(photo, images / img.name)
+        (labels / (img.stem + ".txt")).write_text("".join(m + "\n" for m in moved))
+    return images
