@@ -38,7 +38,7 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
-from .real import SOURCE, corners, relabelled
+from .real import SOURCE, corners, relabelled, source_of
 
 LIST = Path(__file__).with_name("mirrored.tsv")
 SIDE = 96  # a tile's short side in pixels before SIFT: enough detail in a 640 px photo's tile
@@ -150,11 +150,6 @@ class Judge:
         as_is = sum(self._matches(crop, cls) for cls, crop in crops)
         flipped = sum(self._matches(cv2.flip(crop, 1), cls) for cls, crop in crops)
         return Verdict(img.name, as_is, flipped)
-
-
-def source_of(photo: str) -> str:
-    """The source photo a Roboflow copy was made from (`<source>_jpg.rf.<hash>.jpg`)."""
-    return photo.split(".rf.")[0]
 
 
 def by_source(items: Iterable[T], photo: Callable[[T], str]) -> list[list[T]]:

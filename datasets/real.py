@@ -16,6 +16,7 @@ import math
 import os
 import random
 import shutil
+import statistics
 from pathlib import Path
 
 import cv2
@@ -223,8 +224,11 @@ def out_of_shape(lines: list[str]) -> bool:
     """Whether the export stretched this photo's tiles out of shape, a strip of one row
     made 640x640: the median box is more than `OUT_OF_SHAPE` times taller than wide or
     wider than tall."""
-    ratios = sorted(float(line.split()[4]) / float(line.split()[3]) for line in lines if line.strip())
-    return bool(ratios) and max(ratios[len(ratios) // 2], 1 / ratios[len(ratios) // 2]) > OUT_OF_SHAPE
+    boxes = [line.split()[3:5] for line in lines if line.strip()]
+    if not boxes:
+        return False
+    ratio = statistics.median_high(float(h) / float(w) for w, h in boxes)
+    return max(ratio, 1 / ratio) > OUT_OF_SHAPE
 
 
 def by_shape(split: Path) -> dict[str, Path]:
@@ -242,9 +246,9 @@ def by_shape(split: Path) -> dict[str, Path]:
     return folders
 
 
-def source_photo(name: str) -> str:
-    """The source photo an exported copy came from (the export names its three copies `<source>.rf.<hash>`)."""
-    return name.split(".rf.")[0]
+def source_of(photo: str) -> str:
+    """The source photo a Roboflow copy was made from (`<source>_jpg.rf.<hash>.jpg`)."""
+    return photo.split(".rf.")[0]
 
 
 def stretched_copies(out: Path, seed: int = 0) -> Path:
@@ -259,9 +263,9 @@ def stretched_copies(out: Path, seed: int = 0) -> Path:
     seen = set()
     for img in sorted((train / "images").iterdir()):
         lines = [line for line in (train / "labels" / (img.stem + ".txt")).read_text().splitlines() if line.strip()]
-        if not lines or source_photo(img.name) in seen:
+        if not lines or source_of(img.name) in seen:
             continue
-        seen.add(source_photo(img.name))
+        seen.add(source_of(img.name))
         rng = random.Random(f"{seed}:{img.name}")
         axis = rng.choice("xy")
         along = 3 if axis == "x" else 4  # a box's extent along the axis (w or h); its centre is 2 before
