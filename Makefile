@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8501
 APT_PACKAGES := chromium postgresql librsvg2-bin kdegames-mahjongg-data-kf5 fonts-noto-cjk
 
-.PHONY: run test bench train export eval dataset clean
+.PHONY: run test bench train train-faces export eval dataset clean
 
 $(VENV)/.runtime: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,9 @@ dataset: $(VENV)/.test
 
 train: $(VENV)/.train
 	$(PY) -m vision.training.train $(ARGS)
+
+train-faces: $(VENV)/.train
+	$(PY) -m vision.training.faces $(ARGS)
 
 export: $(VENV)/.train
 	$(PY) -m vision.training.export $(ARGS)

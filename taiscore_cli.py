@@ -65,10 +65,11 @@ def cmd_bench(args: argparse.Namespace) -> None:
 def _detector(args: argparse.Namespace):
     from vision.detector import Detector
 
+    faces = None if args.faces == "none" else args.faces
     try:
-        return Detector(args.model)
+        return Detector(args.model, faces=faces)
     except (OSError, ValueError) as e:
-        raise InputError(f"model {args.model}: {e}") from None
+        raise InputError(f"model: {e}") from None
 
 
 def _photo(path: str):
@@ -204,11 +205,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     def photo_command(name: str, help_: str, run: Callable, *args: tuple[str, dict]) -> None:
         from vision.detector import DEFAULT_MODEL
+        from vision.faces import DEFAULT_FACES
 
         c = sub.add_parser(name, help=help_)
         for flag, kw in args:
             c.add_argument(flag, **kw)
         c.add_argument("--model", default=str(DEFAULT_MODEL), help="an ONNX detector with the 43 taiscore classes")
+        c.add_argument("--faces", default=str(DEFAULT_FACES), help="an ONNX face reader with the 42 tile faces; 'none': the detector's own reading")
         c.set_defaults(run=run)
 
     as_json = ("--json", {"action": "store_true"})

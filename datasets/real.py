@@ -246,6 +246,34 @@ def by_shape(split: Path) -> dict[str, Path]:
     return folders
 
 
+UPRIGHT = 1.4  # a face-up tile seen from above is about this many times as tall as wide (the natural validation photos: 1.47)
+
+
+def unstretch(photo: np.ndarray, lines: list[str]) -> np.ndarray:
+    """A strip the export stretched, given its proportions back: its tiles upright and
+    `UPRIGHT` times as tall as wide (the 34 strips hold upright faces), the pixel count kept."""
+    h, w = photo.shape[:2]
+    aspect = statistics.median_high(float(bw) * w / (float(bh) * h) for bw, bh in (line.split()[3:5] for line in lines if line.strip()))
+    too_wide = math.sqrt(aspect * UPRIGHT)
+    return cv2.resize(photo, (max(1, round(w / too_wide)), max(1, round(h * too_wide))), interpolation=cv2.INTER_AREA)
+
+
+def restored(split: Path) -> Path:
+    """`<split>-restored` beside `split`: every photo of it, the strips the export stretched
+    out of shape given their proportions back (`unstretch`), so that all of them are read
+    as the camera or the screen took them. The labels are shares of the photo and stand."""
+    images, labels = _fresh(split.parent / f"{split.name}-restored")
+    for img in sorted((split / "images").iterdir()):
+        label = split / "labels" / (img.stem + ".txt")
+        lines = label.read_text().splitlines()
+        if out_of_shape(lines):
+            _write_changed(unstretch(cv2.imread(str(img)), lines), images / img.name)
+        else:
+            os.symlink(img.resolve(), images / img.name)
+        os.symlink(label.resolve(), labels / label.name)
+    return images
+
+
 def source_of(photo: str) -> str:
     """The source photo a Roboflow copy was made from (`<source>_jpg.rf.<hash>.jpg`)."""
     return photo.split(".rf.")[0]

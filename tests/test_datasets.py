@@ -290,6 +290,18 @@ def test_validation_photos_are_split_into_natural_and_stretched_by_their_tiles_s
     assert [len(list((f / "images").iterdir())) for f in again.values()] == [1, 1]  # rebuilt, not added to
 
 
+def test_strips_are_given_their_proportions_back_and_natural_photos_left_as_they_are(tmp_path):
+    natural, strip = "1 0.3 0.5 0.1 0.13\n", "1 0.5 0.2 0.9 0.075\n2 0.5 0.3 0.9 0.075\n"  # tiles 12 times as wide as tall
+    _write(tmp_path / "valid", "a.jpg", np.zeros((640, 640, 3), np.uint8), natural)
+    _write(tmp_path / "valid", "b.jpg", np.zeros((640, 640, 3), np.uint8), strip)
+    images = real.restored(tmp_path / "valid")
+    assert (images / "a.jpg").is_symlink() and not (images / "b.jpg").is_symlink()
+    h, w = cv2.imread(str(images / "b.jpg")).shape[:2]
+    assert (0.075 * h) / (0.9 * w) == pytest.approx(real.UPRIGHT, rel=0.05) and w * h == pytest.approx(640 * 640, rel=0.02)
+    assert (images.parent / "labels" / "b.txt").read_text() == strip
+    assert sorted(p.name for p in real.restored(tmp_path / "valid").iterdir()) == ["a.jpg", "b.jpg"]
+
+
 def test_the_real_validation_photos_hold_34_stretched_strips():
     labels = [[c for line in p.read_text().splitlines() if (c := real.convert_line(line))] for p in (real.SOURCE / "valid" / "labels").iterdir()]
     assert sum(real.out_of_shape(lines) for lines in labels) == 34

@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from .classes import CLASSES
+from .classes import BACK, CLASSES
+from .faces import DEFAULT_FACES, FaceReader
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "taiscore-tiles.onnx"
 SAME_TILE_IOU = 0.7  # two boxes of different classes overlapping this much are one physical tile
@@ -57,9 +58,11 @@ def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int,
 
 
 class Detector:
-    """Loads the ONNX model once; `detect` takes a BGR image of any size."""
+    """Loads the ONNX models once; `detect` takes a BGR image of any size. The detector
+    finds the tiles; the face reader, unless `faces` is None, reads each one again from
+    its own crop (`vision/faces.py`)."""
 
-    def __init__(self, model: Path = DEFAULT_MODEL, conf: float = 0.25, iou: float = 0.7, threads: int = 2):
+    def __init__(self, model: Path = DEFAULT_MODEL, conf: float = 0.25, iou: float = 0.7, threads: int = 2, faces: Path | None = DEFAULT_FACES):
         if not Path(model).is_file():
             raise ValueError(f"no model file at {model}")
         opts = ort.SessionOptions()
@@ -76,6 +79,7 @@ class Detector:
         self.size = int(self.session.get_inputs()[0].shape[2])
         self.input = self.session.get_inputs()[0].name
         self.conf, self.iou = conf, iou
+        self.faces = FaceReader(faces, threads) if faces is not None else None
 
     def _raw(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Boxes (x1y1x2y2 in `img` pixels), scores and classes above the threshold."""
@@ -105,7 +109,9 @@ class Detector:
         wins += sorted({(x, y, min(x + side, w), min(y + side, h)) for x in xs for y in ys})
         return wins
 
-    def detect(self, img: np.ndarray) -> list[Tile]:
+    def boxes(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The detector alone: one box per physical tile (x1, y1, x2, y2 in `img` pixels),
+        its score and class, windows over a very wide or very large photo merged."""
         h, w = img.shape[:2]
         parts = []
         for x1, y1, x2, y2 in self._windows(w, h):
@@ -115,13 +121,30 @@ class Detector:
         scores = np.concatenate([p[1] for p in parts])
         classes = np.concatenate([p[2] for p in parts])
         if not len(boxes):
-            return []
+            return boxes.reshape(0, 4), scores, classes
         xywh = np.column_stack([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]]).tolist()
         keep = np.array(cv2.dnn.NMSBoxesBatched(xywh, scores.tolist(), classes.tolist(), self.conf, self.iou), dtype=int).reshape(-1)
         # One physical tile gets one box: of two boxes of different classes covering the same
         # tile, the more confident stays (class-aware NMS alone keeps both).
         across = cv2.dnn.NMSBoxes([xywh[i] for i in keep], scores[keep].tolist(), 0.0, SAME_TILE_IOU)
         keep = keep[np.array(across, dtype=int).reshape(-1)]
-        tiles = [Tile(CLASSES[int(classes[i])], float(scores[i]), tuple(float(v) for v in boxes[i])) for i in keep]
+        return boxes[keep], scores[keep], classes[keep]
+
+    def detect(self, img: np.ndarray) -> list[Tile]:
+        """Every tile with its code, confidence and box, top to bottom, left to right."""
+        boxes, scores, classes = self.boxes(img)
+        if self.faces is not None and len(boxes):
+            boxes, scores, classes = self._read_faces(img, boxes, scores, classes)
+        tiles = [Tile(CLASSES[int(c)], float(s), tuple(float(v) for v in b)) for b, s, c in zip(boxes, scores, classes)]
         return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
 
+    def _read_faces(self, img: np.ndarray, boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The face reader's reading for every face-up tile: its face, and P(tile here) x
+        P(face); a tile the detector reads face down keeps that reading. The boxes stay the
+        detector's."""
+        probs = self.faces.read(img, boxes)
+        face_up = classes != BACK
+        classes = np.where(face_up, probs.argmax(1), classes)
+        scores = np.where(face_up, scores * probs.max(1), scores)
+        keep = scores >= self.conf
+        return boxes[keep], scores[keep], classes[keep]

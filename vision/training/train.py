@@ -18,12 +18,14 @@ def dataset_yaml(synthetic: Path | None, flower_copies: int = 0, turned: bool = 
     """One YAML with absolute paths: real train (mirrored photos flipped back, + repeated
     flower photos, + the photos turned 180 degrees, + strips stretched as the export
     stretched them, + synthetic) to train, real valid to validate (and split by shape,
-    `valid-natural` and `valid-stretched`), wrong source labels read again."""
+    `valid-natural` and `valid-stretched`, and `valid-restored` with the strips given
+    their proportions back), wrong source labels read again."""
     from datasets import mirrored, real
     from vision.classes import CLASSES
 
     splits = real.build(WORK / "datasets" / "real", mirrored=mirrored.read_list(), relabelled=real.relabelled())
     real.by_shape(splits["valid"].parent)
+    real.restored(splits["valid"].parent)
     train = [str(splits["train"])] + [str(f) for f in real.flower_copies(WORK / "datasets" / "real", flower_copies)]
     if turned:
         train.append(str(real.turned_copies(WORK / "datasets" / "real")))
@@ -60,6 +62,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--start", type=Path, help="weights to fine-tune from (default: models/taiscore-tiles.pt if present, else the converted mahjong-detector start)")
     p.add_argument("--fraction", type=float, default=1.0)
     p.add_argument("--lr0", type=float, default=5e-4, help="AdamW learning rate; gentle, so the tile-aware start is not undone")
+    p.add_argument(
+        "--degrees", type=float, default=0.0,
+        help="random rotation; 0 by default: the export already turned every training copy up to 45 degrees, and turning its box again loosens it (runs 1-13 used 10, boxes 7 %% too large)",
+    )
     p.add_argument("--close-mosaic", type=int, default=2, help="last epochs trained on whole photos, as they are validated")
     p.add_argument("--no-val", dest="val", action="store_false", help="validate only after the last epoch (saves a minute per epoch on a CPU)")
     args = p.parse_args(argv)
@@ -96,7 +102,7 @@ def main(argv: list[str] | None = None) -> None:
         cos_lr=True,
         fliplr=0.0,  # mirrored faces do not exist
         flipud=0.0,
-        degrees=10.0,
+        degrees=args.degrees,
         mosaic=1.0,
         close_mosaic=args.close_mosaic,
         cache="ram",

@@ -1,0 +1,283 @@
+"""`make train-faces`: train the face reader (`vision/faces.py`) on every labelled tile
+of the real training photos, then export it to `models/taiscore-faces.onnx`.
+
+Each tile is cut out as the reader will see it, with what a detector's box and a
+table add: the box a little off, the photo tilted, the tile turned any quarter
+(a tile seen from across the table or laid sideways in a meld is turned, never
+mirrored), light and focus as phones vary. One source photo in ten is held out
+(all three of its exported copies) to measure the reader apart from what it learned.
+Resumable from `work/runs/<name>/last.pt`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classes import CLASSES
+from vision.faces import FACES, SIZE, crop
+
+from .env import ROOT, WORK
+
+MODEL = ROOT / "models" / "taiscore-faces.onnx"
+DEFAULT_DATA = WORK / "datasets" / "real" / "train"
+FLOWER_REPEAT = 3  # the flowers are a third as common as each other face in the training photos
+WIDTHS = [(32, 64, 1), (64, 64, 2), (64, 128, 1), (128, 128, 1), (128, 128, 2), (128, 256, 1), (256, 256, 1), (256, 256, 2), (256, 512, 1)]  # (in, out, stride) of each separable block
+
+
+@dataclass(frozen=True)
+class Tiles:
+    """The photos of one folder and every labelled tile in them: (photo, x1, y1, x2, y2, face)."""
+
+    photos: list[np.ndarray]
+    names: list[str]
+    rows: np.ndarray
+
+    def subset(self, keep: np.ndarray) -> Tiles:
+        return Tiles(self.photos, self.names, self.rows[keep])
+
+
+def load_tiles(folder: Path) -> Tiles:
+    """A YOLO folder (`images/`, `labels/`) read into memory; face-down tiles are left out."""
+    from datasets.real import corners
+
+    photos, names, rows = [], [], []
+    for img in sorted((folder / "images").iterdir()):
+        photo = cv2.imread(str(img))
+        label = folder / "labels" / (img.stem + ".txt")
+        if photo is None or not label.exists():
+            continue
+        h, w = photo.shape[:2]
+        for line in label.read_text().splitlines():
+            v = line.split()
+            if len(v) == 5 and int(v[0]) < len(FACES):
+                x1, y1, x2, y2 = corners([float(x) for x in v[1:]])
+                rows.append((len(photos), x1 * w, y1 * h, x2 * w, y2 * h, int(v[0])))
+        photos.append(photo)
+        names.append(img.name)
+    return Tiles(photos, names, np.array(rows, dtype=np.float64).reshape(-1, 6))
+
+
+def held_out(name: str, share: float) -> bool:
+    """Whether a photo's source is held out: all exported copies of one source go together."""
+    from datasets.real import source_of
+
+    digest = hashlib.sha256(source_of(name).encode()).digest()
+    return int.from_bytes(digest[:4], "big") / 2**32 < share
+
+
+def augmented(photo: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One tile as a detector's box and a phone might give it: the box shifted and resized
+    by several percent (the training copies' boxes hold a tile turned up to 45 degrees
+    and table in their corners; a detector's box round an upright tile is tight), tilted
+    up to 10 degrees, turned a random quarter, light, colour, focus and noise varied."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    cx, cy = (x1 + x2) / 2 + rng.normal(0, 0.05) * w, (y1 + y2) / 2 + rng.normal(0, 0.05) * h
+    w, h = w * np.exp(rng.normal(0, 0.1)), h * np.exp(rng.normal(0, 0.1))
+    out = crop(photo, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), SIZE, angle=rng.uniform(-10, 10))
+    out = np.rot90(out, int(rng.integers(4))).astype(np.float32)
+    gain = rng.uniform(0.65, 1.35) * rng.uniform(0.9, 1.1, 3)
+    mean = out.mean()
+    out = (out - mean) * rng.uniform(0.7, 1.3) + mean * gain
+    if rng.random() < 0.1:
+        out[:] = out.mean(2, keepdims=True)
+    if rng.random() < 0.25:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
+    if rng.random() < 0.5:
+        out = out + rng.normal(0, rng.uniform(1, 8), out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def plain(photo: np.ndarray, box: np.ndarray) -> np.ndarray:
+    return crop(photo, tuple(box), SIZE)
+
+
+def build_net():
+    """A MobileNet-style network for 64 px crops, about 22 M multiply-adds a tile, so the
+    17-25 tiles of a hand cost a few milliseconds on two CPU cores."""
+    from torch import nn
+
+    def sep(cin: int, cout: int, stride: int) -> list[nn.Module]:
+        return [
+            nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False),
+            nn.BatchNorm2d(cin),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(cin, cout, 1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        ]
+
+    layers = [nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True)]
+    for cin, cout, stride in WIDTHS:
+        layers += sep(cin, cout, stride)
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(WIDTHS[-1][1], len(FACES))]
+    return nn.Sequential(*layers)
+
+
+def batches(tiles: Tiles, batch: int, rng: np.random.Generator):
+    """One epoch of augmented crops and their faces: every tile once, the flowers
+    `FLOWER_REPEAT` times."""
+    faces = tiles.rows[:, 5].astype(int)
+    repeat = np.where(np.char.endswith(np.array(CLASSES)[faces], "f"), FLOWER_REPEAT, 1)
+    order = rng.permutation(np.repeat(np.arange(len(faces)), repeat))
+    for i in range(0, len(order), batch):
+        idx = order[i : i + batch]
+        yield np.stack([augmented(tiles.photos[int(tiles.rows[j, 0])], tiles.rows[j, 1:5], rng) for j in idx]), faces[idx]
+
+
+def readings(net, tiles: Tiles, batch: int = 256) -> np.ndarray:
+    """The network's face probabilities for each tile, cropped from its labelled box as at run time."""
+    import torch
+
+    from vision.faces import blob
+
+    net.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(tiles.rows), batch):
+            rows = tiles.rows[i : i + batch]
+            out.append(torch.softmax(net(torch.from_numpy(blob(np.stack([plain(tiles.photos[int(r[0])], r[1:5]) for r in rows])))), 1).numpy())
+    return np.concatenate(out) if out else np.zeros((0, len(FACES)))
+
+
+def accuracy(probs: np.ndarray, faces: np.ndarray) -> dict:
+    """Share read right overall, of the flowers, and per face."""
+    right = probs.argmax(1) == faces
+    flower = np.char.endswith(np.array(FACES)[faces], "f")
+    per = {FACES[c]: round(float(right[faces == c].mean()), 4) for c in np.unique(faces)}
+    return {"tiles": len(faces), "accuracy": round(float(right.mean()), 4), "flowers": round(float(right[flower].mean()), 4), "per_face": per}
+
+
+def export(net, out: Path = MODEL) -> Path:
+    """ONNX with a dynamic batch and the 42 faces in its metadata; for the shipped file, the golden crops and the network's own readings of
+    them too (`tests/golden/faces.*`), which the tests hold the ONNX file to."""
+    import onnx
+    import torch
+
+    net.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net,
+        (torch.zeros(1, 3, SIZE, SIZE),),
+        str(out),
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    model = onnx.load(str(out))
+    model.metadata_props.add(key="faces", value=repr(FACES))
+    onnx.save(model, str(out))
+    if out == MODEL:
+        record_golden(net)
+    return out
+
+
+def record_golden(net) -> None:
+    """The first two labelled tiles of each real golden photo, cropped as at run time,
+    and what the network reads in them."""
+    import torch
+
+    from datasets.real import corners
+    from vision.faces import blob
+
+    from .golden import GOLDEN, REAL, REAL_PHOTOS
+
+    crops = []
+    for name in REAL_PHOTOS:
+        photo = cv2.imread(str(REAL / name))
+        h, w = photo.shape[:2]
+        for line in (REAL.parent / "labels" / name).with_suffix(".txt").read_text().splitlines()[:2]:
+            crops.append(plain(photo, np.array(corners([float(v) for v in line.split()[1:]])) * [w, h, w, h]))
+    crops = np.stack(crops)
+    with torch.no_grad():
+        logits = net(torch.from_numpy(blob(crops)))
+    cv2.imwrite(str(GOLDEN / "faces.png"), np.hstack(list(crops))[:, :, ::-1])
+    record = {"faces": [FACES[i] for i in logits.argmax(1).tolist()], "logits": logits.numpy().round(5).tolist()}
+    (GOLDEN / "faces.json").write_text(json.dumps(record))
+
+
+def train(args: argparse.Namespace) -> dict:
+    import torch
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    if args.data == DEFAULT_DATA and not DEFAULT_DATA.is_dir():
+        from .train import dataset_yaml
+
+        dataset_yaml(None)
+    tiles = load_tiles(args.data)
+    hold = np.array([held_out(tiles.names[int(r[0])], args.holdout) for r in tiles.rows], bool)
+    fit, check = tiles.subset(~hold), tiles.subset(hold)
+    print(f"{len(tiles.photos)} photos, {len(fit.rows)} tiles to train on, {len(check.rows)} held out")
+    net = build_net()
+    steps = args.epochs * int(np.ceil(len(fit.rows) * 1.2 / args.batch))
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps + 100, pct_start=0.05)
+    run = WORK / "runs" / args.name
+    run.mkdir(parents=True, exist_ok=True)
+    last, start = run / "last.pt", 0
+    if last.exists():
+        state = torch.load(last, weights_only=False)
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+        rng.bit_generator.state = state["rng"]
+        start = state["epoch"] + 1
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    for epoch in range(start, args.epochs):
+        net.train()
+        began, total, seen = time.time(), 0.0, 0
+        for crops, faces in batches(fit, args.batch, rng):
+            x = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))).float() / 255.0
+            loss = loss_fn(net(x), torch.from_numpy(faces))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if sched.last_epoch < sched.total_steps - 1:
+                sched.step()
+            total, seen = total + loss.item() * len(faces), seen + len(faces)
+        line = f"epoch {epoch + 1}/{args.epochs}: loss {total / seen:.4f}, {time.time() - began:.0f} s"
+        if len(check.rows):
+            got = accuracy(readings(net, check), check.rows[:, 5].astype(int))
+            line += f", held-out accuracy {got['accuracy']:.4f}, flowers {got['flowers']:.4f}"
+        print(line, flush=True)
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "rng": rng.bit_generator.state, "epoch": epoch}, last)
+    result = {"name": args.name, "epochs": args.epochs, "train_tiles": len(fit.rows)}
+    if len(check.rows):
+        result["held_out"] = accuracy(readings(net, check), check.rows[:, 5].astype(int))
+    (run / "result.json").write_text(json.dumps(result, indent=1))
+    if args.export:
+        print(export(net, args.out))
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a YOLO folder (images/, labels/); by default the real training photos, built as `make train` builds them")
+    p.add_argument("--name", default="faces")
+    p.add_argument("--epochs", type=int, default=40)
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--weight-decay", type=float, default=5e-4)
+    p.add_argument("--holdout", type=float, default=0.1, help="share of source photos held out to measure on (0: train on all)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--export", action="store_true", help=f"write {MODEL.relative_to(ROOT)} at the end")
+    p.add_argument("--out", type=Path, default=MODEL)
+    result = train(p.parse_args(argv))
+    print(json.dumps({k: v for k, v in result.items() if k != "held_out"} | {"held_out": {k: v for k, v in result.get("held_out", {}).items() if k != "per_face"}}))
+
+
+if __name__ == "__main__":
+    main()
