@@ -104,3 +104,19 @@ def test_cli_detect_contract(tmp_path):
     assert all({"code", "conf", "box"} == set(t) for t in out[0]["tiles"])
     bad = subprocess.run([sys.executable, "-m", "taiscore_cli", "detect", str(tmp_path / "none.jpg")], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and "cannot read" in bad.stderr
+
+
+def test_cli_reads_with_or_without_the_face_reader_and_refuses_a_bad_face_model(tmp_path):
+    import subprocess
+    import sys
+
+    from render import render_hand
+
+    photo = str(render_hand("1m 2m 3m".split(), "4m", tmp_path / "hand.png"))
+    run = lambda *a: subprocess.run([sys.executable, "-m", "taiscore_cli", "detect", photo, "--json", *a], capture_output=True, text=True, cwd=ROOT)  # noqa: E731
+    for faces in ([], ["--faces", "none"]):
+        r = run(*faces)
+        assert r.returncode == 0 and json.loads(r.stdout)[0]["tiles"], r.stderr
+    (tmp_path / "faces.onnx").write_bytes(b"not a model")
+    bad = run("--faces", str(tmp_path / "faces.onnx"))
+    assert bad.returncode == 2 and bad.stdout == "" and "not a loadable ONNX model" in bad.stderr

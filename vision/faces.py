@@ -10,6 +10,7 @@ replaces the detector's class: P(tile here) from the detector times P(face | til
 from __future__ import annotations
 
 import ast
+import math
 from pathlib import Path
 
 import cv2
@@ -29,10 +30,10 @@ def crop(img: np.ndarray, box: tuple[float, float, float, float], size: int = SI
     `size` x `size` square, turned `angle` degrees about its centre (training turns it;
     reading does not), RGB uint8."""
     x1, y1, x2, y2 = box
-    centre = np.array([(x1 + x2) / 2, (y1 + y2) / 2])
-    a = np.deg2rad(angle)
-    lin = np.diag([size / max((x2 - x1) * MARGIN, 1.0), size / max((y2 - y1) * MARGIN, 1.0)]) @ [[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]]
-    matrix = np.hstack([lin, (size / 2 - lin @ centre)[:, None]]).astype(np.float32)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    sx, sy = size / max((x2 - x1) * MARGIN, 1.0), size / max((y2 - y1) * MARGIN, 1.0)
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    matrix = np.array([[sx * c, sx * s, size / 2 - sx * (c * cx + s * cy)], [-sy * s, sy * c, size / 2 - sy * (c * cy - s * cx)]], np.float32)
     return cv2.warpAffine(img, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[:, :, ::-1]
 
 
