@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from vision.detector import DEFAULT_MODEL, Detector, letterbox
+from vision.detector import DEFAULT_MODEL, VOTE_FLOOR, Detector, letterbox, vote
 from vision.image import ImageError, load
 
 GOLDEN = ROOT / "tests" / "golden" / "detections.json"
@@ -38,6 +38,7 @@ def test_onnx_pipeline_agrees_with_ultralytics_on_the_golden_photos(detector):
         theirs = golden[name]
         ours = detector.detect(img)
         for t in ours:
+            # box voting moves a box by a pixel or two from where ultralytics leaves it
             match = [g for g in theirs if g["code"] == t.code and _iou(g["box"], t.box) > 0.9]
             assert match, f"{name}: {t.code} at {t.box} not in ultralytics' prediction"
             assert abs(match[0]["conf"] - t.conf) < 0.03
@@ -47,6 +48,18 @@ def test_onnx_pipeline_agrees_with_ultralytics_on_the_golden_photos(detector):
                 assert same_tile and max(t.conf for t in same_tile) >= g["conf"] - 0.03, f"{name}: missed {g}"
         checked += len(ours)
     assert checked > 0
+
+
+def test_a_kept_box_moves_to_the_score_weighted_mean_of_the_boxes_on_its_tile():
+    kept = np.array([[0.0, 0.0, 100, 100]])
+    candidates = np.array([[0.0, 0.0, 100, 100], [4.0, 4.0, 104, 104], [60.0, 0, 160, 100], [-8.0, -8, 92, 92]])
+    scores = np.array([0.9, 0.3, 0.9, VOTE_FLOOR / 2])  # the third covers another tile, the fourth scores too low
+    assert vote(kept, candidates, scores) == pytest.approx(np.array([[1.0, 1.0, 101, 101]]))
+
+
+def test_a_box_no_candidate_votes_for_stays_where_it_is():
+    kept = np.array([[0.0, 0.0, 100, 100]])
+    assert (vote(kept, kept, np.array([VOTE_FLOOR / 2])) == kept).all()
 
 
 def test_letterbox_keeps_aspect_and_centres():

@@ -17,7 +17,7 @@ import numpy as np
 from scoring.tiles import parse_tiles
 
 from .classes import CLASSES
-from .detector import Detector
+from .detector import Detector, box_iou
 from .image import load
 from .layout import read_layout
 
@@ -96,14 +96,6 @@ def labels_for(image: Path, w: int, h: int) -> np.ndarray:
                 c, cx, cy, bw, bh = int(v[0]), *map(float, v[1:])
                 rows.append((c, (cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
     return np.array(rows, dtype=float).reshape(-1, 5)
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.clip(rb - lt, 0, None).prod(2)
-    area = lambda x: (x[:, 2] - x[:, 0]) * (x[:, 3] - x[:, 1])  # noqa: E731
-    return inter / (area(a)[:, None] + area(b)[None, :] - inter + 1e-9)
 
 
 def match(pred_boxes, pred_cls, gt: np.ndarray, pred_conf: np.ndarray | None = None) -> np.ndarray:
