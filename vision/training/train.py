@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> None:
         "--degrees", type=float, default=0.0,
         help="random rotation; 0 by default: the export already turned every training copy up to 45 degrees, and turning its box again loosens it (runs 1-13 used 10, boxes 7 %% too large)",
     )
+    p.add_argument("--box", type=float, default=7.5, help="weight of the box (IoU) loss; ultralytics' default")
     p.add_argument("--close-mosaic", type=int, default=2, help="last epochs trained on whole photos, as they are validated")
     p.add_argument("--no-val", dest="val", action="store_false", help="validate only after the last epoch (saves a minute per epoch on a CPU)")
     args = p.parse_args(argv)
@@ -105,6 +106,7 @@ def main(argv: list[str] | None = None) -> None:
         degrees=args.degrees,
         mosaic=1.0,
         close_mosaic=args.close_mosaic,
+        box=args.box,
         cache="ram",
         fraction=args.fraction,
         project=str(WORK / "runs"),
