@@ -90,7 +90,7 @@ def test_a_detector_file_or_a_corrupt_file_is_refused_as_a_face_reader(tmp_path)
 def test_the_face_reader_reads_the_golden_photos_at_least_as_well_as_the_detector():
     from datasets.real import convert_line, corners
     from vision.classes import CLASSES
-    from vision.evaluate import box_iou
+    from vision.detector import box_iou
     from vision.training.golden import REAL, photos
 
     right, labelled = {"detector": 0, "face reader": 0}, 0

@@ -60,10 +60,11 @@ def vote(kept: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """Each kept box moved to the score-weighted mean of the candidates that cover the same
     tile (box voting): NMS keeps one anchor's guess, and the neighbours' guesses average
     out some of its error. A kept box no candidate votes for stays where it is."""
-    votes = scores >= VOTE_FLOOR
-    weights = (box_iou(kept, boxes[votes]) >= VOTE_IOU) * scores[votes]
+    voters = scores >= VOTE_FLOOR
+    boxes, scores = boxes[voters], scores[voters]
+    weights = (box_iou(kept, boxes) >= VOTE_IOU) * scores
     total = weights.sum(1, keepdims=True)
-    return np.where(total > 0, weights @ boxes[votes] / np.maximum(total, 1e-9), kept)
+    return np.where(total > 0, weights @ boxes / np.maximum(total, 1e-9), kept)
 
 
 def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
