@@ -1,6 +1,7 @@
-"""The face reader: its crops, the training crops turned but never mirrored, the shipped
-ONNX file agreeing with the network it was exported from (golden files made by
-`vision.training.faces --export`), and a bad model file refused."""
+"""The face reader: its crops, the training crops turned but never mirrored and taught
+where the tile lies in them, the shipped ONNX file agreeing with the network it was
+exported from (golden files made by `vision.training.faces --export`), the boxes it
+places, and a bad model file refused."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from conftest import ROOT
 
 from vision.detector import DEFAULT_MODEL, Detector
-from vision.faces import DEFAULT_FACES, FACES, MARGIN, SIZE, FaceReader, crop
+from vision.faces import DEFAULT_FACES, FACES, MARGIN, SIZE, FaceReader, crop, uncrop
 
 GOLDEN = ROOT / "tests" / "golden" / "faces.json"
 
@@ -43,11 +44,31 @@ def test_training_crops_turn_by_quarters_and_are_never_mirrored():
     turns = set()
     rng = np.random.default_rng(3)
     for _ in range(40):
-        out = augmented(img, box, rng).astype(float).mean(2)
+        out = augmented(img, box, rng)[0].astype(float).mean(2)
         mirrored, k = max(views, key=lambda v: like(out, views[v]))
         assert not mirrored
         turns.add(k)
     assert turns == {0, 1, 2, 3}
+
+
+def test_a_training_crop_is_taught_the_box_where_the_tile_lies_in_it():
+    from vision.training.faces import augmented
+
+    rng = np.random.default_rng(5)
+    untilted = 0
+    for _ in range(20):
+        out, target, plain = augmented(_white_box_photo(), np.array([150.0, 100, 240, 220]), rng)
+        ys, xs = np.nonzero(out.mean(2) > 128)
+        assert (target * SIZE).clip(0, SIZE) == pytest.approx([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], abs=1.5)
+        untilted += plain
+    assert 0 < untilted < 20
+
+
+def test_a_box_at_the_crops_own_edges_is_the_box_given():
+    given = np.array([[150.0, 100, 240, 220], [10, 20, 50, 80]])
+    inset = (1 - 1 / MARGIN) / 2
+    assert uncrop(np.tile([inset, inset, 1 - inset, 1 - inset], (2, 1)), given) == pytest.approx(given)
+    assert uncrop(np.array([[0.0, 0, 1, 1]]), given[:1]) == pytest.approx(np.array([[141, 88, 249, 232]]))
 
 
 @pytest.fixture(scope="module")
@@ -64,16 +85,40 @@ def test_the_shipped_face_reader_agrees_with_the_network_it_was_exported_from(re
     strip = cv2.imread(str(GOLDEN.with_suffix(".png")))[:, :, ::-1]
     crops = np.stack(np.split(strip, strip.shape[1] // SIZE, axis=1))
 
-    logits = reader.session.run(None, {reader.input: blob(crops)})[0]
+    logits, boxes = reader.session.run(None, {reader.input: blob(crops)})
     assert [FACES[i] for i in logits.argmax(1)] == golden["faces"]
     assert logits == pytest.approx(np.array(golden["logits"]), abs=1e-3)
+    assert boxes == pytest.approx(np.array(golden["boxes"]), abs=1e-4)
 
 
 def test_the_face_reader_reads_every_box_given_and_none_for_none(reader):
     img = _white_box_photo()
-    probs = reader.read(img, np.array([[150.0, 100, 240, 220], [10, 20, 50, 80]]))
+    probs, boxes = reader.read(img, np.array([[150.0, 100, 240, 220], [10, 20, 50, 80]]))
     assert probs.shape == (2, len(FACES)) and probs.sum(1) == pytest.approx([1, 1], abs=1e-5)
-    assert reader.read(img, np.zeros((0, 4))).shape == (0, len(FACES))
+    assert boxes.shape == (2, 4)
+    probs, boxes = reader.read(img, np.zeros((0, 4)))
+    assert probs.shape == (0, len(FACES)) and boxes.shape == (0, 4)
+
+
+def test_the_face_reader_puts_boxes_that_are_off_back_on_their_tiles(reader):
+    from datasets.real import corners
+    from vision.detector import box_iou
+    from vision.training.faces import jittered
+    from vision.training.golden import REAL, photos
+
+    rng = np.random.default_rng(0)
+    before, after = [], []
+    for name, img in photos():
+        if not name.startswith("real/"):
+            continue
+        h, w = img.shape[:2]
+        source = (REAL.parent / "labels" / name.removeprefix("real/")).with_suffix(".txt")
+        truth = np.array([corners([float(v) for v in line.split()[1:]]) for line in source.read_text().splitlines() if line.strip()]) * [w, h, w, h]
+        given = np.stack([jittered(b, rng, 0.03, 0.06) for b in truth])
+        placed = reader.read(img, given)[1]
+        before += np.diag(box_iou(given, truth)).tolist()
+        after += np.diag(box_iou(placed, truth)).tolist()
+    assert np.mean(after) > np.mean(before) + 0.01, (np.mean(before), np.mean(after))
 
 
 def test_a_detector_file_or_a_corrupt_file_is_refused_as_a_face_reader(tmp_path):

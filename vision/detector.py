@@ -17,6 +17,7 @@ DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "taiscore-tiles
 SAME_TILE_IOU = 0.7  # two boxes of different classes overlapping this much are one physical tile
 VOTE_IOU = 0.8  # candidates overlapping a kept box this much vote on where its edges lie
 VOTE_FLOOR = 0.25  # ... if they score at least this; both chosen on 200 training photos
+READER_BOX_SHARE = 0.4  # a box's final edges: this share the face reader's, the rest the detector's
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,8 @@ def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int,
 
 class Detector:
     """Loads the ONNX models once; `detect` takes a BGR image of any size. The detector
-    finds the tiles; the face reader, unless `faces` is None, reads each one again from
-    its own crop (`vision/faces.py`)."""
+    finds the tiles; the face reader, unless `faces` is None, reads each one's face and
+    edges again from its own crop (`vision/faces.py`)."""
 
     def __init__(self, model: Path = DEFAULT_MODEL, conf: float = 0.25, iou: float = 0.7, threads: int = 2, faces: Path | None = DEFAULT_FACES):
         if not Path(model).is_file():
@@ -163,12 +164,15 @@ class Detector:
         return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
 
     def _read_faces(self, img: np.ndarray, boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The face reader's reading for every face-up tile: its face, and P(tile here) x
-        P(face); a tile the detector reads face down keeps that reading. The boxes stay the
-        detector's."""
-        probs = self.faces.read(img, boxes)
+        """The face reader's reading for every tile: where its edges lie, and for a face-up
+        tile its face and P(tile here) x P(face); a tile the detector reads face down keeps
+        that reading. The reader's box and the detector's are off independently, so their
+        blend (`READER_BOX_SHARE`) is nearer the tile than either."""
+        probs, seen = self.faces.read(img, boxes)
+        boxes = (1 - READER_BOX_SHARE) * boxes + READER_BOX_SHARE * seen
         face_up = classes != BACK
         classes = np.where(face_up, probs.argmax(1), classes)
         scores = np.where(face_up, scores * probs.max(1), scores)
         keep = scores >= self.conf
-        return boxes[keep], scores[keep], classes[keep]
+        h, w = img.shape[:2]
+        return boxes[keep].clip(0, [w, h, w, h]), scores[keep], classes[keep]

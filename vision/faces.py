@@ -1,10 +1,12 @@
-"""Reading each tile's face from its own crop (牌面辨識), after the detector has found it.
+"""Reading each tile's face and edges from its own crop (牌面辨識), after the detector has found it.
 
 The detector finds the tiles (class-agnostic AP50 0.99 on the real validation photos)
 but reads their faces from features a few cells wide at its 480 px input (mAP50 0.90):
 the seasons and flowers differ by a numeral, 7s from 6s by one stick. The face reader
 sees every tile alone at `SIZE` px, upright or turned any quarter, and its reading
 replaces the detector's class: P(tile here) from the detector times P(face | tile).
+Seeing the tile larger than the detector did, it also says where the tile's edges lie
+in the crop; the detector blends that box with its own (`READER_BOX_SHARE`).
 """
 
 from __future__ import annotations
@@ -25,16 +27,29 @@ MARGIN = 1.2  # a tenth of the box more on every side: boxes are a few percent o
 FACES = CLASSES[:BACK]  # the 42 faces; a face-down tile stays the detector's reading
 
 
-def crop(img: np.ndarray, box: tuple[float, float, float, float], size: int = SIZE, angle: float = 0.0) -> np.ndarray:
-    """One tile as the face reader sees it: its box grown by `MARGIN` and warped to a
-    `size` x `size` square, turned `angle` degrees about its centre (training turns it;
-    reading does not), RGB uint8."""
+def crop_matrix(box: tuple[float, float, float, float], size: int = SIZE, angle: float = 0.0) -> np.ndarray:
+    """The 2 x 3 affine map from photo pixels to the crop of `box`: the box grown by
+    `MARGIN`, scaled to `size` x `size` and turned `angle` degrees about its centre."""
     x1, y1, x2, y2 = box
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     sx, sy = size / max((x2 - x1) * MARGIN, 1.0), size / max((y2 - y1) * MARGIN, 1.0)
     c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    matrix = np.array([[sx * c, sx * s, size / 2 - sx * (c * cx + s * cy)], [-sy * s, sy * c, size / 2 - sy * (c * cy - s * cx)]], np.float32)
+    return np.array([[sx * c, sx * s, size / 2 - sx * (c * cx + s * cy)], [-sy * s, sy * c, size / 2 - sy * (c * cy - s * cx)]], np.float32)
+
+
+def crop(img: np.ndarray, box: tuple[float, float, float, float], size: int = SIZE, angle: float = 0.0) -> np.ndarray:
+    """One tile as the face reader sees it (`crop_matrix`; training turns it, reading
+    does not), RGB uint8."""
+    matrix = crop_matrix(box, size, angle)
     return cv2.warpAffine(img, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[:, :, ::-1]
+
+
+def uncrop(boxes: np.ndarray, given: np.ndarray) -> np.ndarray:
+    """Boxes the reader gives in crop units (0-1 across the crop of each `given` box,
+    unturned) back in photo pixels."""
+    cx, cy = (given[:, 0] + given[:, 2]) / 2, (given[:, 1] + given[:, 3]) / 2
+    w, h = np.maximum((given[:, 2] - given[:, 0]) * MARGIN, 1.0), np.maximum((given[:, 3] - given[:, 1]) * MARGIN, 1.0)
+    return np.column_stack([cx + (boxes[:, 0] - 0.5) * w, cy + (boxes[:, 1] - 0.5) * h, cx + (boxes[:, 2] - 0.5) * w, cy + (boxes[:, 3] - 0.5) * h])
 
 
 def blob(crops: np.ndarray) -> np.ndarray:
@@ -43,7 +58,8 @@ def blob(crops: np.ndarray) -> np.ndarray:
 
 
 class FaceReader:
-    """Loads the face model once; `read` gives P(face) over `FACES` for each box."""
+    """Loads the face model once; `read` gives P(face) over `FACES` and the tile's own
+    box for each box it is given."""
 
     def __init__(self, model: Path = DEFAULT_FACES, threads: int = 2):
         if not Path(model).is_file():
@@ -61,14 +77,17 @@ class FaceReader:
         meta = self.session.get_modelmeta().custom_metadata_map
         if tuple(ast.literal_eval(meta.get("faces", "()"))) != FACES:
             raise ValueError(f"{model}: its classes are not the 42 tile faces")
+        if [o.name for o in self.session.get_outputs()] != ["logits", "box"]:
+            raise ValueError(f"{model}: a face reader gives logits and a box for each crop")
         self.size = int(self.session.get_inputs()[0].shape[2])
         self.input = self.session.get_inputs()[0].name
 
-    def read(self, img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """N x 42 probabilities over the faces, one row per box (x1, y1, x2, y2 in `img` pixels)."""
+    def read(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """N x 42 probabilities over the faces and the N tiles' boxes as the reader sees
+        them, one row per box given (x1, y1, x2, y2 in `img` pixels)."""
         if not len(boxes):
-            return np.zeros((0, len(FACES)), np.float32)
+            return np.zeros((0, len(FACES)), np.float32), np.zeros((0, 4))
         crops = np.stack([crop(img, tuple(b), self.size) for b in boxes])
-        logits = self.session.run(None, {self.input: blob(crops)})[0]
+        logits, seen = self.session.run(None, {self.input: blob(crops)})
         e = np.exp(logits - logits.max(1, keepdims=True))
-        return e / e.sum(1, keepdims=True)
+        return e / e.sum(1, keepdims=True), uncrop(seen, boxes)

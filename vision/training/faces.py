@@ -4,9 +4,11 @@ of the real training photos, then export it to `models/taiscore-faces.onnx`.
 Each tile is cut out as the reader will see it, with what a detector's box and a
 table add: the box a little off, the photo tilted, the tile turned any quarter
 (a tile seen from across the table or laid sideways in a meld is turned, never
-mirrored), light and focus as phones vary. One source photo in ten is held out
-(all three of its exported copies) to measure the reader apart from what it learned.
-Resumable from `work/runs/<name>/last.pt`.
+mirrored), light and focus as phones vary. The reader learns the face (face-down
+tiles have none) and where the labelled box lies in the crop. One source photo in
+ten is held out (all three of its exported copies) to measure the reader apart from
+what it learned. Resumable from `work/runs/<name>/last.pt`; `--start` begins from
+another run's weights.
 """
 
 from __future__ import annotations
@@ -21,20 +23,22 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classes import CLASSES
-from vision.faces import FACES, SIZE, crop
+from vision.classes import BACK, CLASSES
+from vision.faces import FACES, MARGIN, SIZE, crop, crop_matrix
 
 from .env import ROOT, WORK
 
 MODEL = ROOT / "models" / "taiscore-faces.onnx"
 DEFAULT_DATA = WORK / "datasets" / "real" / "train"
 FLOWER_REPEAT = 3  # the flowers are a third as common as each other face in the training photos
+INSET = (1 - 1 / MARGIN) / 2  # where a box's edges lie in its own crop, in crop units
 WIDTHS = [(32, 64, 1), (64, 64, 2), (64, 128, 1), (128, 128, 1), (128, 128, 2), (128, 256, 1), (256, 256, 1), (256, 256, 2), (256, 512, 1)]  # (in, out, stride) of each separable block
 
 
 @dataclass(frozen=True)
 class Tiles:
-    """The photos of one folder and every labelled tile in them: (photo, x1, y1, x2, y2, face)."""
+    """The photos of one folder and every labelled tile in them: (photo, x1, y1, x2, y2,
+    face), the face `BACK` for a face-down tile."""
 
     photos: list[np.ndarray]
     names: list[str]
@@ -45,7 +49,7 @@ class Tiles:
 
 
 def load_tiles(folder: Path) -> Tiles:
-    """A YOLO folder (`images/`, `labels/`) read into memory; face-down tiles are left out."""
+    """A YOLO folder (`images/`, `labels/`) read into memory."""
     from datasets.real import corners
 
     photos, names, rows = [], [], []
@@ -57,7 +61,7 @@ def load_tiles(folder: Path) -> Tiles:
         h, w = photo.shape[:2]
         for line in label.read_text().splitlines():
             v = line.split()
-            if len(v) == 5 and int(v[0]) < len(FACES):
+            if len(v) == 5 and int(v[0]) <= BACK:
                 x1, y1, x2, y2 = corners([float(x) for x in v[1:]])
                 rows.append((len(photos), x1 * w, y1 * h, x2 * w, y2 * h, int(v[0])))
         photos.append(photo)
@@ -73,17 +77,40 @@ def held_out(name: str, share: float) -> bool:
     return int.from_bytes(digest[:4], "big") / 2**32 < share
 
 
-def augmented(photo: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One tile as a detector's box and a phone might give it: the box shifted and resized
-    by several percent (the training copies' boxes hold a tile turned up to 45 degrees
-    and table in their corners; a detector's box round an upright tile is tight), tilted
-    up to 10 degrees, turned a random quarter, light, colour, focus and noise varied."""
+def jittered(box: np.ndarray, rng: np.random.Generator, shift: float = 0.05, scale: float = 0.1) -> np.ndarray:
+    """The box moved by `shift` and resized by `scale` of its size (standard deviations),
+    as a detector's box is off."""
     x1, y1, x2, y2 = box
     w, h = x2 - x1, y2 - y1
-    cx, cy = (x1 + x2) / 2 + rng.normal(0, 0.05) * w, (y1 + y2) / 2 + rng.normal(0, 0.05) * h
-    w, h = w * np.exp(rng.normal(0, 0.1)), h * np.exp(rng.normal(0, 0.1))
-    out = crop(photo, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), SIZE, angle=rng.uniform(-10, 10))
-    out = np.rot90(out, int(rng.integers(4))).astype(np.float32)
+    cx, cy = (x1 + x2) / 2 + rng.normal(0, shift) * w, (y1 + y2) / 2 + rng.normal(0, shift) * h
+    w, h = w * np.exp(rng.normal(0, scale)), h * np.exp(rng.normal(0, scale))
+    return np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
+
+
+def edges_in_crop(box: np.ndarray, matrix: np.ndarray, turns: int) -> np.ndarray:
+    """Where `box` lies in a crop (`crop_matrix`, then `turns` quarter turns as np.rot90
+    makes them), in crop units: the bounds of its four corners, as a labeller would draw
+    a box round the turned tile."""
+    x1, y1, x2, y2 = box
+    xs, ys = matrix @ np.array([[x1, x2, x2, x1], [y1, y1, y2, y2], [1, 1, 1, 1]]) / SIZE
+    out = np.array([xs.min(), ys.min(), xs.max(), ys.max()])
+    for _ in range(turns):
+        out = np.array([out[1], 1 - out[2], out[3], 1 - out[0]])
+    return out
+
+
+def augmented(photo: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, bool]:
+    """One tile as a detector's box and a phone might give it, where its labelled box lies
+    in that crop, and whether the crop is untilted, as the reader's crops are at run time
+    (only those teach the box): the box shifted and resized by several percent (the
+    training copies' boxes hold a tile turned up to 45 degrees and table in their
+    corners; a detector's box round an upright tile is tight), half the crops tilted up
+    to 10 degrees, turned a random quarter, light, colour, focus and noise varied."""
+    given, turns = jittered(box, rng), int(rng.integers(4))
+    angle = rng.uniform(-10, 10) if rng.random() < 0.5 else 0.0
+    out = crop(photo, tuple(given), SIZE, angle=angle)
+    target = edges_in_crop(box, crop_matrix(tuple(given), SIZE, angle), turns)
+    out = np.rot90(out, turns).astype(np.float32)
     gain = rng.uniform(0.65, 1.35) * rng.uniform(0.9, 1.1, 3)
     mean = out.mean()
     out = (out - mean) * rng.uniform(0.7, 1.3) + mean * gain
@@ -93,7 +120,7 @@ def augmented(photo: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> n
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
     if rng.random() < 0.5:
         out = out + rng.normal(0, rng.uniform(1, 8), out.shape)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return np.clip(out, 0, 255).astype(np.uint8), target, angle == 0.0
 
 
 def plain(photo: np.ndarray, box: np.ndarray) -> np.ndarray:
@@ -102,8 +129,31 @@ def plain(photo: np.ndarray, box: np.ndarray) -> np.ndarray:
 
 def build_net():
     """A MobileNet-style network for 64 px crops, about 22 M multiply-adds a tile, so the
-    17-25 tiles of a hand cost a few milliseconds on two CPU cores."""
+    17-25 tiles of a hand cost a few milliseconds on two CPU cores. It gives 42 face
+    logits and the tile's box in crop units; the box head starts at the crop's own box."""
+    import torch
     from torch import nn
+
+    class FaceNet(nn.Sequential):
+        """The face classifier, layer for layer as the readers before the box head (so
+        their weights load), and a box head on its last 4 x 4 feature map."""
+
+        def __init__(self, layers: list[nn.Module], body: int):
+            super().__init__(*layers)
+            self.body = body
+            self.box = nn.Sequential(nn.Flatten(), nn.Linear(WIDTHS[-1][1] * 16, 128), nn.ReLU(inplace=True), nn.Linear(128, 4))
+            nn.init.zeros_(self.box[3].weight)
+            nn.init.zeros_(self.box[3].bias)
+            self.register_buffer("inset", torch.tensor([INSET, INSET, 1 - INSET, 1 - INSET]))
+
+        def forward(self, x):
+            layers = list(self.children())
+            for layer in layers[: self.body]:
+                x = layer(x)
+            faces = x
+            for layer in layers[self.body : -1]:
+                faces = layer(faces)
+            return faces, self.inset + self.box(x) / 10
 
     def sep(cin: int, cout: int, stride: int) -> list[nn.Module]:
         return [
@@ -118,47 +168,65 @@ def build_net():
     layers = [nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True)]
     for cin, cout, stride in WIDTHS:
         layers += sep(cin, cout, stride)
+    body = len(layers)
     layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(WIDTHS[-1][1], len(FACES))]
-    return nn.Sequential(*layers)
+    return FaceNet(layers, body)
 
 
 def batches(tiles: Tiles, batch: int, rng: np.random.Generator):
-    """One epoch of augmented crops and their faces: every tile once, the flowers
-    `FLOWER_REPEAT` times."""
+    """One epoch of augmented crops, their faces, boxes and whether each is untilted:
+    every tile once, the flowers `FLOWER_REPEAT` times."""
     faces = tiles.rows[:, 5].astype(int)
     repeat = np.where(np.char.endswith(np.array(CLASSES)[faces], "f"), FLOWER_REPEAT, 1)
     order = rng.permutation(np.repeat(np.arange(len(faces)), repeat))
     for i in range(0, len(order), batch):
         idx = order[i : i + batch]
-        yield np.stack([augmented(tiles.photos[int(tiles.rows[j, 0])], tiles.rows[j, 1:5], rng) for j in idx]), faces[idx]
+        made = [augmented(tiles.photos[int(tiles.rows[j, 0])], tiles.rows[j, 1:5], rng) for j in idx]
+        yield np.stack([m[0] for m in made]), faces[idx], np.stack([m[1] for m in made]), np.array([m[2] for m in made])
 
 
-def readings(net, tiles: Tiles, batch: int = 256) -> np.ndarray:
-    """The network's face probabilities for each tile, cropped from its labelled box as at run time."""
+def readings(net, tiles: Tiles, given: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
+    """The network's face probabilities for each tile and its box in photo pixels, each
+    cropped from its `given` box as at run time."""
     import torch
 
-    from vision.faces import blob
+    from vision.faces import blob, uncrop
 
     net.eval()
-    out = []
+    probs, boxes = [np.zeros((0, len(FACES)))], [np.zeros((0, 4))]
     with torch.no_grad():
         for i in range(0, len(tiles.rows), batch):
-            rows = tiles.rows[i : i + batch]
-            out.append(torch.softmax(net(torch.from_numpy(blob(np.stack([plain(tiles.photos[int(r[0])], r[1:5]) for r in rows])))), 1).numpy())
-    return np.concatenate(out) if out else np.zeros((0, len(FACES)))
+            rows, at = tiles.rows[i : i + batch], given[i : i + batch]
+            logits, seen = net(torch.from_numpy(blob(np.stack([plain(tiles.photos[int(r[0])], b) for r, b in zip(rows, at)]))))
+            probs.append(torch.softmax(logits, 1).numpy())
+            boxes.append(uncrop(seen.numpy(), at))
+    return np.concatenate(probs), np.concatenate(boxes)
 
 
-def accuracy(probs: np.ndarray, faces: np.ndarray) -> dict:
-    """Share read right overall, of the flowers, and per face."""
-    right = probs.argmax(1) == faces
-    flower = np.char.endswith(np.array(FACES)[faces], "f")
-    per = {FACES[c]: round(float(right[faces == c].mean()), 4) for c in np.unique(faces)}
-    return {"tiles": len(faces), "accuracy": round(float(right.mean()), 4), "flowers": round(float(right[flower].mean()), 4), "per_face": per}
+def measured(net, tiles: Tiles, seed: int = 0) -> dict:
+    """On held-out tiles: the share of faces read right overall, of the flowers and per
+    face, each read from its labelled box; and the mean IoU with the label of a box a
+    detector might give (`jittered` by about half the training spread) before and after
+    the reader places it."""
+    from vision.detector import box_iou
+
+    rng = np.random.default_rng(seed)
+    labels, faces = tiles.rows[:, 1:5], tiles.rows[:, 5].astype(int)
+    probs, _ = readings(net, tiles, labels)
+    given = np.stack([jittered(b, rng, 0.025, 0.05) for b in labels])
+    _, placed = readings(net, tiles, given)
+    iou = lambda a: float(np.mean(np.diag(box_iou(a, labels))))  # noqa: E731
+    up = faces != BACK
+    right = probs.argmax(1)[up] == faces[up]
+    flower = np.char.endswith(np.array(FACES)[faces[up]], "f")
+    per = {FACES[c]: round(float(right[faces[up] == c].mean()), 4) for c in np.unique(faces[up])}
+    return {"tiles": int(up.sum()), "accuracy": round(float(right.mean()), 4), "flowers": round(float(right[flower].mean()), 4), "iou_given": round(iou(given), 4), "iou_placed": round(iou(placed), 4), "per_face": per}
 
 
 def export(net, out: Path = MODEL) -> Path:
-    """ONNX with a dynamic batch and the 42 faces in its metadata; for the shipped file, the golden crops and the network's own readings of
-    them too (`tests/golden/faces.*`), which the tests hold the ONNX file to."""
+    """ONNX with a dynamic batch and the 42 faces in its metadata; for the shipped file,
+    the golden crops and the network's own readings of them too (`tests/golden/faces.*`),
+    which the tests hold the ONNX file to."""
     import onnx
     import torch
 
@@ -169,8 +237,8 @@ def export(net, out: Path = MODEL) -> Path:
         (torch.zeros(1, 3, SIZE, SIZE),),
         str(out),
         input_names=["crops"],
-        output_names=["logits"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        output_names=["logits", "box"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "box": {0: "n"}},
         opset_version=17,
         dynamo=False,
     )
@@ -200,9 +268,9 @@ def record_golden(net) -> None:
             crops.append(plain(photo, np.array(corners([float(v) for v in line.split()[1:]])) * [w, h, w, h]))
     crops = np.stack(crops)
     with torch.no_grad():
-        logits = net(torch.from_numpy(blob(crops)))
+        logits, boxes = net(torch.from_numpy(blob(crops)))
     cv2.imwrite(str(GOLDEN / "faces.png"), np.hstack(list(crops))[:, :, ::-1])
-    record = {"faces": [FACES[i] for i in logits.argmax(1).tolist()], "logits": logits.numpy().round(5).tolist()}
+    record = {"faces": [FACES[i] for i in logits.argmax(1).tolist()], "logits": logits.numpy().round(5).tolist(), "boxes": boxes.numpy().round(5).tolist()}
     (GOLDEN / "faces.json").write_text(json.dumps(record))
 
 
@@ -221,6 +289,9 @@ def train(args: argparse.Namespace) -> dict:
     fit, check = tiles.subset(~hold), tiles.subset(hold)
     print(f"{len(tiles.photos)} photos, {len(fit.rows)} tiles to train on, {len(check.rows)} held out")
     net = build_net()
+    if args.start:
+        missing = net.load_state_dict(torch.load(args.start, weights_only=False)["net"], strict=False).missing_keys
+        print(f"starting from {args.start}" + (f"; new: {', '.join(missing)}" if missing else ""))
     steps = args.epochs * int(np.ceil(len(fit.rows) * 1.2 / args.batch))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps + 100, pct_start=0.05)
@@ -234,13 +305,16 @@ def train(args: argparse.Namespace) -> dict:
         sched.load_state_dict(state["sched"])
         rng.bit_generator.state = state["rng"]
         start = state["epoch"] + 1
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05, ignore_index=BACK)
     for epoch in range(start, args.epochs):
         net.train()
         began, total, seen = time.time(), 0.0, 0
-        for crops, faces in batches(fit, args.batch, rng):
+        for crops, faces, boxes, untilted in batches(fit, args.batch, rng):
             x = torch.from_numpy(np.ascontiguousarray(crops.transpose(0, 3, 1, 2))).float() / 255.0
-            loss = loss_fn(net(x), torch.from_numpy(faces))
+            logits, placed = net(x)
+            taught = torch.from_numpy(untilted).float()
+            off = ((placed - torch.from_numpy(boxes).float()).abs().sum(1) * taught).sum() / taught.sum().clamp(min=1)
+            loss = loss_fn(logits, torch.from_numpy(faces)) + args.box * off
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -249,13 +323,13 @@ def train(args: argparse.Namespace) -> dict:
             total, seen = total + loss.item() * len(faces), seen + len(faces)
         line = f"epoch {epoch + 1}/{args.epochs}: loss {total / seen:.4f}, {time.time() - began:.0f} s"
         if len(check.rows):
-            got = accuracy(readings(net, check), check.rows[:, 5].astype(int))
-            line += f", held-out accuracy {got['accuracy']:.4f}, flowers {got['flowers']:.4f}"
+            got = measured(net, check)
+            line += f", held out: accuracy {got['accuracy']:.4f}, flowers {got['flowers']:.4f}, box IoU {got['iou_given']:.4f} -> {got['iou_placed']:.4f}"
         print(line, flush=True)
         torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "rng": rng.bit_generator.state, "epoch": epoch}, last)
     result = {"name": args.name, "epochs": args.epochs, "train_tiles": len(fit.rows)}
     if len(check.rows):
-        result["held_out"] = accuracy(readings(net, check), check.rows[:, 5].astype(int))
+        result["held_out"] = measured(net, check)
     (run / "result.json").write_text(json.dumps(result, indent=1))
     if args.export:
         print(export(net, args.out))
@@ -271,6 +345,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--weight-decay", type=float, default=5e-4)
     p.add_argument("--holdout", type=float, default=0.1, help="share of source photos held out to measure on (0: train on all)")
+    p.add_argument("--box", type=float, default=10.0, help="weight of the box loss (L1 over the four edges, in crop units) beside the face loss")
+    p.add_argument("--start", type=Path, help="begin from the weights of another run's last.pt (a box head it lacks starts at the crop's own box)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--export", action="store_true", help=f"write {MODEL.relative_to(ROOT)} at the end")
