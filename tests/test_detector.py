@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from vision.detector import DEFAULT_MODEL, VOTE_FLOOR, Detector, letterbox, vote
+from vision.detector import DEFAULT_MODEL, READER_BOX_SHARE, VOTE_FLOOR, Detector, letterbox, vote
 from vision.image import ImageError, load
 
 GOLDEN = ROOT / "tests" / "golden" / "detections.json"
@@ -60,6 +60,21 @@ def test_a_kept_box_moves_to_the_score_weighted_mean_of_the_boxes_on_its_tile():
 def test_a_box_no_candidate_votes_for_stays_where_it_is():
     kept = np.array([[0.0, 0.0, 100, 100]])
     assert (vote(kept, kept, np.array([VOTE_FLOOR / 2])) == kept).all()
+
+
+def test_each_final_box_blends_the_detectors_box_and_the_face_readers(detector):
+    from vision.training.golden import photos
+
+    reader = Detector(DEFAULT_MODEL)
+    name, img = next((n, i) for n, i in photos() if n.startswith("real/"))
+    h, w = img.shape[:2]
+    boxes, _, _ = detector.boxes(img)
+    seen = reader.faces.read(img, boxes)[1]
+    blended = ((1 - READER_BOX_SHARE) * boxes + READER_BOX_SHARE * seen).clip(0, [w, h, w, h])
+    tiles = reader.detect(img)
+    assert tiles and np.abs(seen - boxes).max() > 1, "the reader moves some box"
+    for t in tiles:
+        assert np.abs(blended - t.box).max(1).min() < 1e-3, f"{name}: {t.code} at {t.box} is no blend"
 
 
 def test_letterbox_keeps_aspect_and_centres():
