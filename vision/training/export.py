@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import tempfile
 from pathlib import Path
 
 from .env import EXPORT_IMGSZ, ROOT, WORK, offline
@@ -13,12 +14,16 @@ WEIGHTS = ROOT / "models" / "taiscore-tiles.pt"
 
 
 def export(weights: Path, out: Path = MODEL, imgsz: int = EXPORT_IMGSZ) -> Path:
+    """ultralytics writes the ONNX file beside the weights it reads, so it reads a copy:
+    exporting the shipped weights elsewhere must not overwrite the shipped file."""
     offline()
     from ultralytics import YOLO
 
-    made = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False, half=False))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if made.resolve() != out.resolve():
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / Path(weights).name
+        shutil.copy(weights, copy)
+        made = Path(YOLO(str(copy)).export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False, half=False))
+        out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(made, out)
     if out == MODEL:  # ship the weights too (optimizer stripped), so training can go on from them
         from ultralytics.utils.torch_utils import strip_optimizer
