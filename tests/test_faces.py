@@ -100,20 +100,28 @@ def test_the_face_reader_reads_every_box_given_and_none_for_none(reader):
     assert probs.shape == (0, len(FACES)) and boxes.shape == (0, 4)
 
 
-def test_the_face_reader_puts_boxes_that_are_off_back_on_their_tiles(reader):
-    from datasets.real import corners
-    from vision.detector import box_iou
-    from vision.training.faces import jittered
+def _labelled_golden_photos():
+    """Each real golden photo with its labelled boxes (photo pixels) and their codes."""
+    from datasets.real import convert_line, corners
+    from vision.classes import CLASSES
     from vision.training.golden import REAL, photos
 
-    rng = np.random.default_rng(0)
-    before, after = [], []
     for name, img in photos():
         if not name.startswith("real/"):
             continue
         h, w = img.shape[:2]
         source = (REAL.parent / "labels" / name.removeprefix("real/")).with_suffix(".txt")
-        truth = np.array([corners([float(v) for v in line.split()[1:]]) for line in source.read_text().splitlines() if line.strip()]) * [w, h, w, h]
+        rows = [convert_line(line).split() for line in source.read_text().splitlines() if line.strip()]
+        yield img, np.array([corners([float(v) for v in r[1:]]) for r in rows]) * [w, h, w, h], [CLASSES[int(r[0])] for r in rows]
+
+
+def test_the_face_reader_puts_boxes_that_are_off_back_on_their_tiles(reader):
+    from vision.detector import box_iou
+    from vision.training.faces import jittered
+
+    rng = np.random.default_rng(0)
+    before, after = [], []
+    for img, truth, _ in _labelled_golden_photos():
         given = np.stack([jittered(b, rng, 0.03, 0.06) for b in truth])
         placed = reader.read(img, given)[1]
         before += np.diag(box_iou(given, truth)).tolist()
@@ -133,21 +141,11 @@ def test_a_detector_file_or_a_corrupt_file_is_refused_as_a_face_reader(tmp_path)
 
 
 def test_the_face_reader_reads_the_golden_photos_at_least_as_well_as_the_detector():
-    from datasets.real import convert_line, corners
-    from vision.classes import CLASSES
     from vision.detector import box_iou
-    from vision.training.golden import REAL, photos
 
     right, labelled = {"detector": 0, "face reader": 0}, 0
     readers = {"detector": Detector(DEFAULT_MODEL, faces=None), "face reader": Detector(DEFAULT_MODEL)}
-    for name, img in photos():
-        if not name.startswith("real/"):
-            continue
-        h, w = img.shape[:2]
-        source = (REAL.parent / "labels" / name.removeprefix("real/")).with_suffix(".txt")
-        rows = [convert_line(line).split() for line in source.read_text().splitlines() if line.strip()]
-        truth = np.array([corners([float(v) for v in r[1:]]) for r in rows]) * [w, h, w, h]
-        codes = [CLASSES[int(r[0])] for r in rows]
+    for img, truth, codes in _labelled_golden_photos():
         labelled += len(codes)
         for key, det in readers.items():
             tiles = det.detect(img)
