@@ -1,4 +1,5 @@
-"""`make export`: a trained checkpoint -> `models/taiscore-tiles.onnx` (class names in its metadata)."""
+"""`make export`: a trained checkpoint -> `models/taiscore-tiles.onnx` (class names in its metadata,
+the box decode rewritten to run faster: `graph.fast_dfl`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from .env import EXPORT_IMGSZ, ROOT, WORK, offline
+from .graph import fast_dfl
 
 MODEL = ROOT / "models" / "taiscore-tiles.onnx"
 WEIGHTS = ROOT / "models" / "taiscore-tiles.pt"
@@ -23,6 +25,7 @@ def export(weights: Path, out: Path = MODEL, imgsz: int = EXPORT_IMGSZ) -> Path:
         copy = Path(tmp) / Path(weights).name
         shutil.copy(weights, copy)
         made = Path(YOLO(str(copy)).export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False, half=False))
+        fast_dfl(made)
         out.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(made, out)
     if out == MODEL:  # ship the weights too (optimizer stripped), so training can go on from them
