@@ -89,6 +89,26 @@ def test_very_wide_photos_are_read_in_windows(detector):
     assert detector._windows(640, 480) == [(0, 0, 640, 480)]
 
 
+def _passes(detector, img, monkeypatch) -> int:
+    """How many network runs reading `img` takes: one for the whole photo, one per window."""
+    runs = []
+    raw = detector._raw
+    monkeypatch.setattr(detector, "_raw", lambda part: runs.append(part.shape) or raw(part))
+    detector.boxes(img)
+    return len(runs)
+
+
+def test_windows_are_read_only_when_the_whole_photo_shows_its_tiles_small(detector, monkeypatch):
+    from vision.training.golden import REAL, REAL_PHOTOS
+
+    photo = load(REAL / REAL_PHOTOS[0])
+    assert photo.shape[:2] == (640, 640)
+    # three of it side by side: its tiles of about 60 px shrink to 15 px at 480 px across
+    assert _passes(detector, np.concatenate([photo] * 3, 1), monkeypatch) > 1
+    # the photo enlarged to the same width: its tiles come out at their usual size
+    assert _passes(detector, cv2.resize(photo, (1920, 1920)), monkeypatch) == 1
+
+
 def test_exif_orientation_is_applied(tmp_path):
     from PIL import Image
 

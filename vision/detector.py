@@ -18,6 +18,9 @@ SAME_TILE_IOU = 0.7  # two boxes of different classes overlapping this much are 
 VOTE_IOU = 0.8  # candidates overlapping a kept box this much vote on where its edges lie
 VOTE_FLOOR = 0.25  # ... if they score at least this; both chosen on 200 training photos
 READER_BOX_SHARE = 0.4  # a box's final edges: this share the face reader's, the rest the detector's
+# Windows only when the whole photo shows its tiles smaller than this (network input px):
+# the per-photo median tile side of all but the smallest 5 % of training photos.
+SMALL_TILE = 30
 
 
 @dataclass(frozen=True)
@@ -133,15 +136,28 @@ class Detector:
         wins += sorted({(x, y, min(x + side, w), min(y + side, h)) for x in xs for y in ys})
         return wins
 
+    def _too_small(self, boxes: np.ndarray, scores: np.ndarray, w: int, h: int) -> bool:
+        """Whether the whole photo, shrunk to the network's input, shows its tiles smaller
+        than most training photos do (or shows none). A photo of large tiles read in
+        windows is worse read: each window enlarges them past anything trained on, and a
+        part of a tile (one circle of a 2p) passes for a tile."""
+        found = boxes[scores >= self.conf]
+        if not len(found):
+            return True
+        sides = np.sqrt((found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1]))
+        return float(np.median(sides)) * min(self.size / w, self.size / h) < SMALL_TILE
+
     def boxes(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The detector alone: one box per physical tile (x1, y1, x2, y2 in `img` pixels),
-        its score and class, windows over a very wide or very large photo merged, each box
-        placed by `vote`."""
+        its score and class, windows over a very wide or very large photo merged when its
+        tiles come out small, each box placed by `vote`."""
         h, w = img.shape[:2]
-        parts = []
-        for x1, y1, x2, y2 in self._windows(w, h):
-            b, s, c = self._raw(img[y1:y2, x1:x2])
-            parts.append((b + [x1, y1, x1, y1], s, c))
+        _, *windows = self._windows(w, h)
+        parts = [self._raw(img)]
+        if windows and self._too_small(parts[0][0], parts[0][1], w, h):
+            for x1, y1, x2, y2 in windows:
+                b, s, c = self._raw(img[y1:y2, x1:x2])
+                parts.append((b + [x1, y1, x1, y1], s, c))
         boxes = np.concatenate([p[0] for p in parts]).clip(0, [w, h, w, h])
         scores = np.concatenate([p[1] for p in parts])
         classes = np.concatenate([p[2] for p in parts])
