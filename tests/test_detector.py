@@ -89,6 +89,21 @@ def test_very_wide_photos_are_read_in_windows(detector):
     assert detector._windows(640, 480) == [(0, 0, 640, 480)]
 
 
+def test_windows_are_as_small_as_bring_the_tiles_up_to_their_trained_size(detector):
+    # 122 px tiles in a 12 MP photo come out at 15 px of 480: windows of 1952 px double that
+    whole, *wins = detector._windows(4000, 3000, tile=122)
+    assert whole == (0, 0, 4000, 3000) and {max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in wins} == {1952}
+    assert wins[0][:2] == (0, 0) and wins[-1][2:] == (4000, 3000)  # they cover the photo
+    # a strip of 200 px tiles shows them at 42 px of 480 as it is
+    assert detector._windows(181, 2258, tile=200) == [(0, 0, 181, 2258)]
+
+
+def test_a_box_an_inner_edge_of_its_window_cuts_is_dropped(detector):
+    window = (1000, 0, 2000, 800)  # in a 4000 x 800 photo: its left and right edges are inner
+    boxes = np.array([[0.5, 300, 80, 400], [920, 300, 999.5, 400], [300, 0, 380, 100], [300, 300, 380, 400]])
+    assert detector._uncut(boxes, window, 4000, 800).tolist() == [False, False, True, True]
+
+
 def _passes(detector, img, monkeypatch) -> int:
     """How many network runs reading `img` takes: one for the whole photo, one per window."""
     runs = []

@@ -122,42 +122,61 @@ class Detector:
         boxes = (boxes - [left, top, left, top]) / scale
         return boxes, scores[keep], cls[keep]
 
-    def _windows(self, w: int, h: int) -> list[tuple[int, int, int, int]]:
-        """The whole photo, plus overlapping windows when it is very wide or very large,
-        so that small tiles are not shrunk away."""
+    def _tile_side(self, boxes: np.ndarray, scores: np.ndarray) -> float | None:
+        """The median side (square root of the area) of the tiles the whole photo shows, in
+        photo pixels; None where it shows none."""
+        found = boxes[scores >= self.conf]
+        if not len(found):
+            return None
+        return float(np.median(np.sqrt((found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1]))))
+
+    def _windows(self, w: int, h: int, tile: float | None = None) -> list[tuple[int, int, int, int]]:
+        """The whole photo, plus overlapping windows when it is very wide or very large and
+        its tiles come out smaller than `SMALL_TILE` at the network's input (`tile`: their
+        side in photo pixels, None if unknown). Each window is as small as brings them up to
+        that size and no smaller: windows over large tiles enlarge them past anything
+        trained on, and parts of tiles (one circle of a 2p) pass for tiles. Where the whole
+        photo shows no tile, each is half its long side."""
         wins = [(0, 0, w, h)]
         long_, short = max(w, h), min(w, h)
         if long_ <= 3 * self.size and long_ <= 2.2 * short:
             return wins
-        side = max(self.size, min(short, long_ // 2))
+        if tile is None:
+            side = max(self.size, min(short, long_ // 2))
+        elif tile * self.size / long_ >= SMALL_TILE:
+            return wins
+        else:
+            side = max(self.size, round(self.size * tile / SMALL_TILE))
         step = int(side * 0.75)
         xs = list(range(0, max(w - side, 0) + 1, step)) + [max(w - side, 0)]
         ys = list(range(0, max(h - side, 0) + 1, step)) + [max(h - side, 0)]
         wins += sorted({(x, y, min(x + side, w), min(y + side, h)) for x in xs for y in ys})
         return wins
 
-    def _too_small(self, boxes: np.ndarray, scores: np.ndarray, w: int, h: int) -> bool:
-        """Whether the whole photo, shrunk to the network's input, shows its tiles smaller
-        than most training photos do (or shows none). A photo of large tiles read in
-        windows is worse read: each window enlarges them past anything trained on, and a
-        part of a tile (one circle of a 2p) passes for a tile."""
-        found = boxes[scores >= self.conf]
-        if not len(found):
-            return True
-        sides = np.sqrt((found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1]))
-        return float(np.median(sides)) * min(self.size / w, self.size / h) < SMALL_TILE
+    def _uncut(self, boxes: np.ndarray, window: tuple[int, int, int, int], w: int, h: int) -> np.ndarray:
+        """Which of a window's boxes stop short of its inner edges (those that are not the
+        photo's): a box reaching one is a tile the edge cuts, and the window beside it,
+        overlapping by a quarter of its side, sees that tile whole."""
+        x1, y1, x2, y2 = window
+        margin = max(x2 - x1, y2 - y1) / self.size  # one pixel of the network's input
+        return ~(
+            ((boxes[:, 0] < margin) & (x1 > 0))
+            | ((boxes[:, 1] < margin) & (y1 > 0))
+            | ((boxes[:, 2] > x2 - x1 - margin) & (x2 < w))
+            | ((boxes[:, 3] > y2 - y1 - margin) & (y2 < h))
+        )
 
     def boxes(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The detector alone: one box per physical tile (x1, y1, x2, y2 in `img` pixels),
-        its score and class, windows over a very wide or very large photo merged when its
-        tiles come out small, each box placed by `vote`."""
+        its score and class, windows over a very wide or very large photo of small tiles
+        merged, each box placed by `vote`."""
         h, w = img.shape[:2]
-        _, *windows = self._windows(w, h)
         parts = [self._raw(img)]
-        if windows and self._too_small(parts[0][0], parts[0][1], w, h):
-            for x1, y1, x2, y2 in windows:
-                b, s, c = self._raw(img[y1:y2, x1:x2])
-                parts.append((b + [x1, y1, x1, y1], s, c))
+        _, *windows = self._windows(w, h, self._tile_side(*parts[0][:2]))
+        for x1, y1, x2, y2 in windows:
+            b, s, c = self._raw(img[y1:y2, x1:x2])
+            uncut = self._uncut(b, (x1, y1, x2, y2), w, h)
+            parts.append((b[uncut] + [x1, y1, x1, y1], s[uncut], c[uncut]))
         boxes = np.concatenate([p[0] for p in parts]).clip(0, [w, h, w, h])
         scores = np.concatenate([p[1] for p in parts])
         classes = np.concatenate([p[2] for p in parts])
