@@ -8,10 +8,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
 from .classes import BACK, CLASSES
 from .faces import DEFAULT_FACES, FaceReader
+from .session import open_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "taiscore-tiles.onnx"
 SAME_TILE_IOU = 0.7  # two boxes of different classes overlapping this much are one physical tile
@@ -89,15 +89,7 @@ class Detector:
     edges again from its own crop (`vision/faces.py`)."""
 
     def __init__(self, model: Path = DEFAULT_MODEL, conf: float = 0.25, iou: float = 0.7, threads: int = 2, faces: Path | None = DEFAULT_FACES):
-        if not Path(model).is_file():
-            raise ValueError(f"no model file at {model}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        try:
-            self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
-        except Exception as e:  # onnxruntime raises its own types for a corrupt file
-            raise ValueError(f"{model} is not a loadable ONNX model: {e}") from None
+        self.session = open_session(model, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
         names = ast.literal_eval(meta.get("names", "{}"))
         if tuple(names[i] for i in sorted(names)) != CLASSES:

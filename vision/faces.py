@@ -17,9 +17,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
 from .classes import BACK, CLASSES
+from .session import open_session
 
 DEFAULT_FACES = Path(__file__).resolve().parents[1] / "models" / "taiscore-faces.onnx"
 SIZE = 64  # the crop side: a median tile of the real photos is 75 px, the smallest 30
@@ -62,18 +62,7 @@ class FaceReader:
     box for each box it is given."""
 
     def __init__(self, model: Path = DEFAULT_FACES, threads: int = 2):
-        if not Path(model).is_file():
-            raise ValueError(f"no face model file at {model}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        # Its threads must not spin waiting for work after each read: they would take the
-        # cores from the detector's next photo (39 ms a 640 px photo with both, 61 spinning).
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
-        except Exception as e:  # onnxruntime raises its own types for a corrupt file
-            raise ValueError(f"{model} is not a loadable ONNX model: {e}") from None
+        self.session = open_session(model, threads, "face model")
         meta = self.session.get_modelmeta().custom_metadata_map
         if tuple(ast.literal_eval(meta.get("faces", "()"))) != FACES:
             raise ValueError(f"{model}: its classes are not the 42 tile faces")
