@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from vision.detector import DEFAULT_MODEL, READER_BOX_SHARE, VOTE_FLOOR, Detector, letterbox, vote
+from vision.detector import DEFAULT_MODEL, READER_BOX_SHARE, VOTE_FLOOR, Detector, _out_of_shape, letterbox, vote
 from vision.image import ImageError, load
 
 GOLDEN = ROOT / "tests" / "golden" / "detections.json"
@@ -122,6 +122,27 @@ def test_windows_are_read_only_when_the_whole_photo_shows_its_tiles_small(detect
     assert _passes(detector, np.concatenate([photo] * 3, 1), monkeypatch) > 1
     # the photo enlarged to the same width: its tiles come out at their usual size
     assert _passes(detector, cv2.resize(photo, (1920, 1920)), monkeypatch) == 1
+
+
+def test_tiles_say_when_a_photo_is_out_of_its_proportions():
+    tile = np.array([[0, 0, 30.0, 40]])
+    assert not _out_of_shape(np.repeat(tile, 5, 0))
+    assert _out_of_shape(np.repeat(tile, 2, 0))  # too few to read anything from
+    assert _out_of_shape(np.repeat(tile * [1, 1, 1, 5], 5, 0))  # 30 x 200: no tile is so long
+
+
+@pytest.mark.parametrize("size", [(1280, 320), (320, 1280)])
+def test_a_photo_stretched_out_of_its_proportions_is_read_at_its_own(size):
+    from vision.training.golden import REAL, REAL_PHOTOS
+
+    reader = Detector()
+    photo = load(REAL / REAL_PHOTOS[1])
+    truth = reader.detect(photo)
+    scale = np.array([size[0] / 640, size[1] / 640] * 2)
+    stretched = cv2.resize(photo, size)  # tiles 4 times too wide or too tall
+    got = reader.detect(stretched)
+    found = [t for t in truth if any(g.code == t.code and _iou(g.box, np.array(t.box) * scale) > 0.5 for g in got)]
+    assert len(truth) >= 12 and len(found) >= len(truth) - 1
 
 
 def test_exif_orientation_is_applied(tmp_path):

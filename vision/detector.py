@@ -21,6 +21,14 @@ READER_BOX_SHARE = 0.4  # a box's final edges: this share the face reader's, the
 # Windows only when the whole photo shows its tiles smaller than this (network input px):
 # the per-photo median tile side of all but the smallest 5 % of training photos.
 SMALL_TILE = 30
+# A photo showing fewer than FEW_TILES tiles at SEEN or above, or tiles whose median is
+# more than LONG_TILE times as long as wide (1 % of training photos show theirs so), is
+# read again at other proportions: squeezed along either side by each of STRETCHES.
+FEW_TILES = 3
+SEEN = 0.25
+LONG_TILE = 2.5
+SURE = 0.5  # ... and such a reading counts only with FEW_TILES tiles read at least this sure
+STRETCHES = tuple(2 ** (k / 2) for k in range(1, 9))  # 1.4 to 16 times
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,15 @@ def vote(kept: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
     weights = (box_iou(kept, boxes) >= VOTE_IOU) * scores
     total = weights.sum(1, keepdims=True)
     return np.where(total > 0, weights @ boxes / np.maximum(total, 1e-9), kept)
+
+
+def _out_of_shape(seen: np.ndarray) -> bool:
+    """Whether the tiles a photo shows clearly (`seen`, boxes) say it is out of its
+    proportions: too few of them, or most far longer than any tile is wide."""
+    if len(seen) < FEW_TILES:
+        return True
+    w, h = seen[:, 2] - seen[:, 0], seen[:, 3] - seen[:, 1]
+    return float(np.median(np.maximum(w, h) / np.maximum(np.minimum(w, h), 1e-9))) > LONG_TILE
 
 
 def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
@@ -183,12 +200,53 @@ class Detector:
         return vote(boxes[keep], boxes, scores), scores[keep], classes[keep]
 
     def detect(self, img: np.ndarray) -> list[Tile]:
-        """Every tile with its code, confidence and box, top to bottom, left to right."""
+        """Every tile with its code, confidence and box, top to bottom, left to right. A
+        photo that shows (almost) no tile is read again at other proportions (`_reproportioned`)."""
+        boxes, scores, classes = self._read(img)
+        if _out_of_shape(boxes[scores >= SEEN]):
+            boxes, scores, classes = self._reproportioned(img, boxes, scores, classes)
+        tiles = [Tile(CLASSES[int(c)], float(s), tuple(float(v) for v in b)) for b, s, c in zip(boxes, scores, classes)]
+        return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
+
+    def _read(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Boxes, scores and classes of the tiles in `img`: the detector's, then the face reader's."""
         boxes, scores, classes = self.boxes(img)
         if self.faces is not None and len(boxes):
             boxes, scores, classes = self._read_faces(img, boxes, scores, classes)
-        tiles = [Tile(CLASSES[int(c)], float(s), tuple(float(v) for v in b)) for b, s, c in zip(boxes, scores, classes)]
-        return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
+        return boxes, scores, classes
+
+    def _reproportioned(self, img: np.ndarray, *reading: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The best reading of `img` squeezed back into shape, boxes in `img` pixels. A
+        photo stretched out of its proportions (an export or an app that makes every image
+        square) shows its tiles many times too tall or too wide, and the detector finds
+        none. It is read squeezed by each of `STRETCHES` along either side, then by a
+        quarter step either side of the best. The reading with the most confidence in the
+        tiles it sees wins, if it reads at least `FEW_TILES` of them `SURE`ly and sees twice
+        what the photo as it is does: of 18 readings of a photo the detector reads poorly,
+        one may see a few tiles at low confidence, which is no reason to read it out of shape."""
+        h, w = img.shape[:2]
+
+        def squeezed(stretch: float, along_x: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            nw, nh = (max(1, round(w / stretch)), h) if along_x else (w, max(1, round(h / stretch)))
+            boxes, scores, classes = self._read(cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA))
+            return boxes * [w / nw, h / nh, w / nw, h / nh], scores, classes
+
+        def seen(r: tuple[np.ndarray, ...]) -> float:
+            return float(r[1][r[1] >= SEEN].sum())
+
+        best, bar, how = reading, 2 * seen(reading), None
+        for stretch in STRETCHES:
+            for along_x in (True, False):
+                candidate = squeezed(stretch, along_x)
+                if (candidate[1] >= SURE).sum() >= FEW_TILES and seen(candidate) > bar:
+                    best, bar, how = candidate, seen(candidate), (stretch, along_x)
+        if how is not None:
+            stretch, along_x = how
+            for finer in (stretch / 2**0.25, stretch * 2**0.25):
+                candidate = squeezed(finer, along_x)
+                if seen(candidate) > bar:
+                    best, bar = candidate, seen(candidate)
+        return best
 
     def _read_faces(self, img: np.ndarray, boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The face reader's reading for every tile: where its edges lie, and for a face-up
