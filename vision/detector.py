@@ -221,8 +221,8 @@ class Detector:
         square) shows its tiles many times too tall or too wide, and the detector finds
         none. It is read squeezed by each of `STRETCHES` along either side, then by a
         quarter step either side of the best. The reading with the most confidence in the
-        tiles it sees wins, if it reads at least `FEW_TILES` of them `SURE`ly and sees twice
-        what the photo as it is does: of 18 readings of a photo the detector reads poorly,
+        tiles it sees wins, the photo's own included; a squeezed one must read at least
+        `FEW_TILES` of them `SURE`ly: of 18 readings of a photo the detector reads poorly,
         one may see a few tiles at low confidence, which is no reason to read it out of shape."""
         h, w = img.shape[:2]
 
@@ -234,7 +234,7 @@ class Detector:
         def seen(r: tuple[np.ndarray, ...]) -> float:
             return float(r[1][r[1] >= SEEN].sum())
 
-        best, bar, how = reading, 2 * seen(reading), None
+        best, bar, how = reading, seen(reading), None
         for stretch in STRETCHES:
             for along_x in (True, False):
                 candidate = squeezed(stretch, along_x)
