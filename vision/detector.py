@@ -132,9 +132,10 @@ class Detector:
         return boxes, scores[keep], cls[keep]
 
     def _tile_side(self, boxes: np.ndarray, scores: np.ndarray) -> float | None:
-        """The median side (square root of the area) of the tiles the whole photo shows, in
-        photo pixels; None where it shows none."""
-        found = boxes[scores >= self.conf]
+        """The median side (square root of the area) of the tiles the whole photo shows at
+        `SEEN` or above (not the working threshold, which `taiscore eval` lowers), in photo
+        pixels; None where it shows none."""
+        found = boxes[scores >= SEEN]
         if not len(found):
             return None
         return float(np.median(np.sqrt((found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1]))))
@@ -201,7 +202,8 @@ class Detector:
 
     def detect(self, img: np.ndarray) -> list[Tile]:
         """Every tile with its code, confidence and box, top to bottom, left to right. A
-        photo that shows (almost) no tile is read again at other proportions (`_reproportioned`)."""
+        photo that shows (almost) no tile, or tiles far too long, is read again at other
+        proportions (`_reproportioned`)."""
         boxes, scores, classes = self._read(img)
         if _out_of_shape(boxes[scores >= SEEN]):
             boxes, scores, classes = self._reproportioned(img, boxes, scores, classes)
@@ -231,21 +233,21 @@ class Detector:
             boxes, scores, classes = self._read(cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA))
             return boxes * [w / nw, h / nh, w / nw, h / nh], scores, classes
 
-        def seen(r: tuple[np.ndarray, ...]) -> float:
-            return float(r[1][r[1] >= SEEN].sum())
+        def surer(candidate: tuple[np.ndarray, ...], than: tuple[np.ndarray, ...]) -> bool:
+            scores, other = candidate[1], than[1]
+            return (scores >= SURE).sum() >= FEW_TILES and scores[scores >= SEEN].sum() > other[other >= SEEN].sum()
 
-        best, bar, how = reading, seen(reading), None
-        for stretch in STRETCHES:
-            for along_x in (True, False):
-                candidate = squeezed(stretch, along_x)
-                if (candidate[1] >= SURE).sum() >= FEW_TILES and seen(candidate) > bar:
-                    best, bar, how = candidate, seen(candidate), (stretch, along_x)
+        best, how = reading, None
+        for stretch, along_x in [(s, x) for s in STRETCHES for x in (True, False)]:
+            candidate = squeezed(stretch, along_x)
+            if surer(candidate, best):
+                best, how = candidate, (stretch, along_x)
         if how is not None:
             stretch, along_x = how
             for finer in (stretch / 2**0.25, stretch * 2**0.25):
                 candidate = squeezed(finer, along_x)
-                if seen(candidate) > bar:
-                    best, bar = candidate, seen(candidate)
+                if surer(candidate, best):
+                    best = candidate
         return best
 
     def _read_faces(self, img: np.ndarray, boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
