@@ -210,9 +210,16 @@ class Detector:
         tiles = [Tile(CLASSES[int(c)], float(s), tuple(float(v) for v in b)) for b, s, c in zip(boxes, scores, classes)]
         return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
 
-    def _read(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Boxes, scores and classes of the tiles in `img`: the detector's, then the face reader's."""
-        boxes, scores, classes = self.boxes(img)
+    def _read(self, img: np.ndarray, size: tuple[int, int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Boxes (in `img` pixels), scores and classes of the tiles in `img`: the detector's,
+        reading it resized to `size` (w, h) if given, then the face reader's, reading each
+        tile from `img` itself, where a squeeze has not blurred it."""
+        if size is None:
+            boxes, scores, classes = self.boxes(img)
+        else:
+            (h, w), (nw, nh) = img.shape[:2], size
+            boxes, scores, classes = self.boxes(cv2.resize(img, size, interpolation=cv2.INTER_AREA))
+            boxes = boxes * [w / nw, h / nh, w / nw, h / nh]
         if self.faces is not None and len(boxes):
             boxes, scores, classes = self._read_faces(img, boxes, scores, classes)
         return boxes, scores, classes
@@ -229,9 +236,7 @@ class Detector:
         h, w = img.shape[:2]
 
         def squeezed(stretch: float, along_x: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            nw, nh = (max(1, round(w / stretch)), h) if along_x else (w, max(1, round(h / stretch)))
-            boxes, scores, classes = self._read(cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA))
-            return boxes * [w / nw, h / nh, w / nw, h / nh], scores, classes
+            return self._read(img, (max(1, round(w / stretch)), h) if along_x else (w, max(1, round(h / stretch))))
 
         def surer(candidate: tuple[np.ndarray, ...], than: tuple[np.ndarray, ...]) -> bool:
             scores, other = candidate[1], than[1]
