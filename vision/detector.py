@@ -176,13 +176,13 @@ class Detector:
             | ((boxes[:, 3] > y2 - y1 - margin) & (y2 < h))
         )
 
-    def boxes(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def boxes(self, img: np.ndarray, in_windows: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The detector alone: one box per physical tile (x1, y1, x2, y2 in `img` pixels),
         its score and class, windows over a very wide or very large photo of small tiles
-        merged, each box placed by `vote`."""
+        merged (unless `in_windows` is False), each box placed by `vote`."""
         h, w = img.shape[:2]
         parts = [self._raw(img)]
-        _, *windows = self._windows(w, h, self._tile_side(*parts[0][:2]))
+        _, *windows = self._windows(w, h, self._tile_side(*parts[0][:2])) if in_windows else [None]
         for x1, y1, x2, y2 in windows:
             b, s, c = self._raw(img[y1:y2, x1:x2])
             uncut = self._uncut(b, (x1, y1, x2, y2), w, h)
@@ -212,13 +212,14 @@ class Detector:
 
     def _read(self, img: np.ndarray, size: tuple[int, int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Boxes (in `img` pixels), scores and classes of the tiles in `img`: the detector's,
-        reading it resized to `size` (w, h) if given, then the face reader's, reading each
-        tile from `img` itself, where a squeeze has not blurred it."""
+        reading it resized to `size` (w, h) if given, whole (a squeezed copy is not read in
+        windows: 18 copies of a 12 MP photo would take seconds), then the face reader's,
+        reading each tile from `img` itself, where a squeeze has not blurred it."""
         if size is None:
             boxes, scores, classes = self.boxes(img)
         else:
             (h, w), (nw, nh) = img.shape[:2], size
-            boxes, scores, classes = self.boxes(cv2.resize(img, size, interpolation=cv2.INTER_AREA))
+            boxes, scores, classes = self.boxes(cv2.resize(img, size, interpolation=cv2.INTER_AREA), in_windows=False)
             boxes = boxes * [w / nw, h / nh, w / nw, h / nh]
         if self.faces is not None and len(boxes):
             boxes, scores, classes = self._read_faces(img, boxes, scores, classes)
