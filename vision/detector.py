@@ -102,8 +102,10 @@ def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int,
 
 class Detector:
     """Loads the ONNX models once; `detect` takes a BGR image of any size. The detector
-    finds the tiles; the face reader, unless `faces` is None, reads each one's face and
-    edges again from its own crop (`vision/faces.py`)."""
+    finds the tiles, in windows too over a very large photo of small tiles (`_windows`);
+    the face reader, unless `faces` is None, reads each one's face and edges again from
+    its own crop (`vision/faces.py`); a photo stretched out of its proportions is read
+    again squeezed back into them (`_reproportioned`)."""
 
     def __init__(self, model: Path = DEFAULT_MODEL, conf: float = 0.25, iou: float = 0.7, threads: int = 2, faces: Path | None = DEFAULT_FACES):
         self.session = open_session(model, threads)
