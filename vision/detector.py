@@ -88,6 +88,14 @@ def _out_of_shape(seen: np.ndarray) -> bool:
     return float(np.median(np.maximum(w, h) / np.maximum(np.minimum(w, h), 1e-9))) > LONG_TILE
 
 
+def _tile_side(seen: np.ndarray) -> float | None:
+    """The median side (square root of the area) of the tiles a photo shows clearly
+    (`seen`, boxes in photo pixels); None where it shows none."""
+    if not len(seen):
+        return None
+    return float(np.median(np.sqrt((seen[:, 2] - seen[:, 0]) * (seen[:, 3] - seen[:, 1]))))
+
+
 def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
     """Resize keeping aspect, pad to size x size with grey (as ultralytics trains)."""
     h, w = img.shape[:2]
@@ -133,15 +141,6 @@ class Detector:
         boxes = (boxes - [left, top, left, top]) / scale
         return boxes, scores[keep], cls[keep]
 
-    def _tile_side(self, boxes: np.ndarray, scores: np.ndarray) -> float | None:
-        """The median side (square root of the area) of the tiles the whole photo shows at
-        `SEEN` or above (not the working threshold, which `taiscore eval` lowers), in photo
-        pixels; None where it shows none."""
-        found = boxes[scores >= SEEN]
-        if not len(found):
-            return None
-        return float(np.median(np.sqrt((found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1]))))
-
     def _windows(self, w: int, h: int, tile: float | None = None) -> list[tuple[int, int, int, int]]:
         """The whole photo, plus overlapping windows when it is very wide or very large and
         its tiles come out smaller than `SMALL_TILE` at the network's input (`tile`: their
@@ -183,8 +182,10 @@ class Detector:
         its score and class, windows over a very wide or very large photo of small tiles
         merged (unless `in_windows` is False), each box placed by `vote`."""
         h, w = img.shape[:2]
-        parts = [self._raw(img)]
-        _, *windows = self._windows(w, h, self._tile_side(*parts[0][:2])) if in_windows else [None]
+        whole = self._raw(img)
+        parts = [whole]
+        # the tiles' size read at SEEN, not at the working threshold, which `taiscore eval` lowers
+        windows = self._windows(w, h, _tile_side(whole[0][whole[1] >= SEEN]))[1:] if in_windows else []
         for x1, y1, x2, y2 in windows:
             b, s, c = self._raw(img[y1:y2, x1:x2])
             uncut = self._uncut(b, (x1, y1, x2, y2), w, h)

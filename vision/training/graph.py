@@ -23,15 +23,15 @@ def fast_dfl(path: Path) -> None:
     transpose, softmax, conv = (by_name.get(f"/model.23/dfl/{k}") for k in ("Transpose", "Softmax", "conv/Conv"))
     if not (transpose and softmax and conv) or list(transpose.attribute[0].ints) != [0, 2, 1, 3]:
         raise ValueError(f"{path}: no ultralytics DFL decode to rewrite")
-    bins = next(numpy_helper.to_array(i) for i in model.graph.initializer if i.name == conv.input[1])
-    weights = numpy_helper.from_array(bins.reshape(-1, 1).astype(np.float32), "dfl_bins")
+    bins = next(i for i in model.graph.initializer if i.name == conv.input[1])
+    weights = numpy_helper.from_array(numpy_helper.to_array(bins).reshape(-1, 1).astype(np.float32), "dfl_bins")
     transpose.attribute[0].CopyFrom(helper.make_attribute("perm", [0, 1, 3, 2]))
     softmax.attribute[0].CopyFrom(helper.make_attribute("axis", -1))
     matmul = helper.make_node("MatMul", [softmax.output[0], weights.name], conv.output, name="/model.23/dfl/MatMul")
     nodes[nodes.index(conv)] = matmul
     del model.graph.node[:]
     model.graph.node.extend(nodes)
-    model.graph.initializer.remove(next(i for i in model.graph.initializer if i.name == conv.input[1]))
+    model.graph.initializer.remove(bins)
     model.graph.initializer.append(weights)
     onnx.checker.check_model(model)
     before = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
