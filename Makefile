@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8501
 APT_PACKAGES := chromium postgresql librsvg2-bin kdegames-mahjongg-data-kf5 fonts-noto-cjk
 
-.PHONY: run test bench train train-faces export eval dataset clean
+.PHONY: run test bench train train-faces train-flowers export eval dataset clean
 
 $(VENV)/.runtime: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,9 @@ train: $(VENV)/.train
 
 train-faces: $(VENV)/.train
 	$(PY) -m vision.training.faces $(ARGS)
+
+train-flowers: $(VENV)/.train
+	$(PY) -m vision.training.flowers $(ARGS)
 
 export: $(VENV)/.train
 	$(PY) -m vision.training.export $(ARGS)

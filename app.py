@@ -35,7 +35,7 @@ st.set_page_config(page_title="taiscore 台數", page_icon="🀄", layout="wide"
 
 @st.cache_resource
 def detector() -> Detector:
-    """Loaded once per server (the detector and the face reader): the models are the slow part of a cold start."""
+    """Loaded once per server (the detector, the face reader and the flower reader): the models are the slow part of a cold start."""
     return Detector(DEFAULT_MODEL)
 
 

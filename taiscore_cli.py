@@ -66,8 +66,9 @@ def _detector(args: argparse.Namespace):
     from vision.detector import Detector
 
     faces = None if args.faces == "none" else args.faces
+    flowers = None if args.flowers == "none" else args.flowers
     try:
-        return Detector(args.model, faces=faces)
+        return Detector(args.model, faces=faces, flowers=flowers)
     except (OSError, ValueError) as e:
         raise InputError(f"model: {e}") from None
 
@@ -206,12 +207,14 @@ def build_parser() -> argparse.ArgumentParser:
     def photo_command(name: str, help_: str, run: Callable, *args: tuple[str, dict]) -> None:
         from vision.detector import DEFAULT_MODEL
         from vision.faces import DEFAULT_FACES
+        from vision.flowers import DEFAULT_FLOWERS
 
         c = sub.add_parser(name, help=help_)
         for flag, kw in args:
             c.add_argument(flag, **kw)
         c.add_argument("--model", default=str(DEFAULT_MODEL), help="an ONNX detector with the 43 taiscore classes")
         c.add_argument("--faces", default=str(DEFAULT_FACES), help="an ONNX face reader with the 42 tile faces; 'none': the detector's own reading")
+        c.add_argument("--flowers", default=str(DEFAULT_FLOWERS), help="an ONNX flower reader with the 8 flowers, for the tiles the face reader says may be one; 'none': the face reader's reading")
         c.set_defaults(run=run)
 
     as_json = ("--json", {"action": "store_true"})

@@ -29,3 +29,20 @@ def ids(s: Score) -> dict[str, int]:
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+def labelled_golden_photos():
+    """Each real golden photo with its labelled boxes (photo pixels) and their codes."""
+    import numpy as np
+
+    from datasets.real import convert_line, corners
+    from vision.classes import CLASSES
+    from vision.training.golden import REAL, photos
+
+    for name, img in photos():
+        if not name.startswith("real/"):
+            continue
+        h, w = img.shape[:2]
+        source = (REAL.parent / "labels" / name.removeprefix("real/")).with_suffix(".txt")
+        rows = [convert_line(line).split() for line in source.read_text().splitlines() if line.strip()]
+        yield img, np.array([corners([float(v) for v in r[1:]]) for r in rows]) * [w, h, w, h], [CLASSES[int(r[0])] for r in rows]

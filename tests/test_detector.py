@@ -125,10 +125,11 @@ def test_windows_are_read_only_when_the_whole_photo_shows_its_tiles_small(detect
 
 
 def test_tiles_say_when_a_photo_is_out_of_its_proportions():
-    tile = np.array([[0, 0, 30.0, 40]])
-    assert not _out_of_shape(np.repeat(tile, 5, 0))
-    assert _out_of_shape(np.repeat(tile, 2, 0))  # too few to read anything from
-    assert _out_of_shape(np.repeat(tile * [1, 1, 1, 5], 5, 0))  # 30 x 200: no tile is so long
+    tile, sure, unsure = np.array([[0, 0, 30.0, 40]]), np.full(5, 0.9), np.full(5, 0.4)
+    assert not _out_of_shape(np.repeat(tile, 5, 0), sure)
+    assert _out_of_shape(np.repeat(tile, 2, 0), sure[:2])  # too few to read anything from
+    assert _out_of_shape(np.repeat(tile, 5, 0), unsure)  # parts of stretched tiles pass, unsurely, for tiles
+    assert _out_of_shape(np.repeat(tile * [1, 1, 1, 5], 5, 0), sure)  # 30 x 200: no tile is so long
 
 
 @pytest.mark.parametrize("size", [(1280, 320), (320, 1280)])
@@ -190,7 +191,7 @@ def test_cli_detect_contract(tmp_path):
     assert bad.returncode == 2 and "cannot read" in bad.stderr
 
 
-def test_cli_reads_with_or_without_the_face_reader_and_refuses_a_bad_face_model(tmp_path):
+def test_cli_reads_with_or_without_the_face_and_flower_readers_and_refuses_a_bad_model(tmp_path):
     import subprocess
     import sys
 
@@ -198,9 +199,10 @@ def test_cli_reads_with_or_without_the_face_reader_and_refuses_a_bad_face_model(
 
     photo = str(render_hand("1m 2m 3m".split(), "4m", tmp_path / "hand.png"))
     run = lambda *a: subprocess.run([sys.executable, "-m", "taiscore_cli", "detect", photo, "--json", *a], capture_output=True, text=True, cwd=ROOT)  # noqa: E731
-    for faces in ([], ["--faces", "none"]):
-        r = run(*faces)
+    for readers in ([], ["--flowers", "none"], ["--faces", "none"]):
+        r = run(*readers)
         assert r.returncode == 0 and json.loads(r.stdout)[0]["tiles"], r.stderr
-    (tmp_path / "faces.onnx").write_bytes(b"not a model")
-    bad = run("--faces", str(tmp_path / "faces.onnx"))
-    assert bad.returncode == 2 and bad.stdout == "" and "not a loadable ONNX model" in bad.stderr
+    (tmp_path / "bad.onnx").write_bytes(b"not a model")
+    for reader in ("--faces", "--flowers"):
+        bad = run(reader, str(tmp_path / "bad.onnx"))
+        assert bad.returncode == 2 and bad.stdout == "" and "not a loadable ONNX model" in bad.stderr

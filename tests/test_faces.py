@@ -9,7 +9,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, labelled_golden_photos
 
 from vision.detector import DEFAULT_MODEL, Detector
 from vision.faces import DEFAULT_FACES, FACES, MARGIN, SIZE, FaceReader, crop, uncrop
@@ -100,28 +100,13 @@ def test_the_face_reader_reads_every_box_given_and_none_for_none(reader):
     assert probs.shape == (0, len(FACES)) and boxes.shape == (0, 4)
 
 
-def _labelled_golden_photos():
-    """Each real golden photo with its labelled boxes (photo pixels) and their codes."""
-    from datasets.real import convert_line, corners
-    from vision.classes import CLASSES
-    from vision.training.golden import REAL, photos
-
-    for name, img in photos():
-        if not name.startswith("real/"):
-            continue
-        h, w = img.shape[:2]
-        source = (REAL.parent / "labels" / name.removeprefix("real/")).with_suffix(".txt")
-        rows = [convert_line(line).split() for line in source.read_text().splitlines() if line.strip()]
-        yield img, np.array([corners([float(v) for v in r[1:]]) for r in rows]) * [w, h, w, h], [CLASSES[int(r[0])] for r in rows]
-
-
 def test_the_face_reader_puts_boxes_that_are_off_back_on_their_tiles(reader):
     from vision.detector import box_iou
     from vision.training.faces import jittered
 
     rng = np.random.default_rng(0)
     before, after = [], []
-    for img, truth, _ in _labelled_golden_photos():
+    for img, truth, _ in labelled_golden_photos():
         given = np.stack([jittered(b, rng, 0.03, 0.06) for b in truth])
         placed = reader.read(img, given)[1]
         before += np.diag(box_iou(given, truth)).tolist()
@@ -145,7 +130,7 @@ def test_the_face_reader_reads_the_golden_photos_at_least_as_well_as_the_detecto
 
     right, labelled = {"detector": 0, "face reader": 0}, 0
     readers = {"detector": Detector(DEFAULT_MODEL, faces=None), "face reader": Detector(DEFAULT_MODEL)}
-    for img, truth, codes in _labelled_golden_photos():
+    for img, truth, codes in labelled_golden_photos():
         labelled += len(codes)
         for key, det in readers.items():
             tiles = det.detect(img)

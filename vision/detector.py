@@ -11,6 +11,7 @@ import numpy as np
 
 from .classes import BACK, CLASSES
 from .faces import DEFAULT_FACES, FaceReader
+from .flowers import DEFAULT_FLOWERS, FlowerReader
 from .session import open_session
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "taiscore-tiles.onnx"
@@ -21,13 +22,14 @@ READER_BOX_SHARE = 0.4  # a box's final edges: this share the face reader's, the
 # Windows only when the whole photo shows its tiles smaller than this (network input px):
 # the per-photo median tile side of all but the smallest 5 % of training photos.
 SMALL_TILE = 30
-# A photo showing fewer than FEW_TILES tiles at SEEN or above, or tiles whose median is
-# more than LONG_TILE times as long as wide (1 % of training photos show theirs so), is
-# read again at other proportions: squeezed along either side by each of STRETCHES.
+# A photo showing fewer than FEW_TILES tiles read SURE, or tiles (read at SEEN or above)
+# whose median is more than LONG_TILE times as long as wide (1 % of training photos show
+# theirs so), is read again at other proportions: squeezed along either side by each of
+# STRETCHES; such a reading counts only with FEW_TILES tiles read SURE.
 FEW_TILES = 3
 SEEN = 0.25
+SURE = 0.5
 LONG_TILE = 2.5
-SURE = 0.5  # ... and such a reading counts only with FEW_TILES tiles read at least this sure
 STRETCHES = tuple(2 ** (k / 2) for k in range(1, 9))  # 1.4 to 16 times
 
 
@@ -79,11 +81,13 @@ def vote(kept: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return np.where(total > 0, weights @ boxes / np.maximum(total, 1e-9), kept)
 
 
-def _out_of_shape(seen: np.ndarray) -> bool:
-    """Whether the tiles a photo shows clearly (`seen`, boxes) say it is out of its
-    proportions: too few of them, or most far longer than any tile is wide."""
-    if len(seen) < FEW_TILES:
+def _out_of_shape(boxes: np.ndarray, scores: np.ndarray) -> bool:
+    """Whether the tiles a photo shows say it is out of its proportions: too few of them
+    read surely (a tile stretched many times over can pass, unsurely, for a few square
+    ones inside it), or most of those it shows far longer than any tile is wide."""
+    if (scores >= SURE).sum() < FEW_TILES:
         return True
+    seen = boxes[scores >= SEEN]
     w, h = seen[:, 2] - seen[:, 0], seen[:, 3] - seen[:, 1]
     return float(np.median(np.maximum(w, h) / np.maximum(np.minimum(w, h), 1e-9))) > LONG_TILE
 
@@ -112,10 +116,19 @@ class Detector:
     """Loads the ONNX models once; `detect` takes a BGR image of any size. The detector
     finds the tiles, in windows too over a very large photo of small tiles (`_windows`);
     the face reader, unless `faces` is None, reads each one's face and edges again from
-    its own crop (`vision/faces.py`); a photo stretched out of its proportions is read
+    its own crop (`vision/faces.py`), and the flower reader, unless `flowers` is None,
+    reads again larger each tile it says may be a flower (`vision/flowers.py`); a photo stretched out of its proportions is read
     again squeezed back into them (`_reproportioned`)."""
 
-    def __init__(self, model: Path = DEFAULT_MODEL, conf: float = 0.25, iou: float = 0.7, threads: int = 2, faces: Path | None = DEFAULT_FACES):
+    def __init__(
+        self,
+        model: Path = DEFAULT_MODEL,
+        conf: float = 0.25,
+        iou: float = 0.7,
+        threads: int = 2,
+        faces: Path | None = DEFAULT_FACES,
+        flowers: Path | None = DEFAULT_FLOWERS,
+    ):
         self.session = open_session(model, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
         names = ast.literal_eval(meta.get("names", "{}"))
@@ -125,6 +138,7 @@ class Detector:
         self.input = self.session.get_inputs()[0].name
         self.conf, self.iou = conf, iou
         self.faces = FaceReader(faces, threads) if faces is not None else None
+        self.flowers = FlowerReader(flowers, threads) if faces is not None and flowers is not None else None
 
     def _raw(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Boxes (x1y1x2y2 in `img` pixels), scores and classes above the threshold or
@@ -208,7 +222,7 @@ class Detector:
         photo that shows (almost) no tile, or tiles far too long, is read again at other
         proportions (`_reproportioned`)."""
         boxes, scores, classes = self._read(img)
-        if _out_of_shape(boxes[scores >= SEEN]):
+        if _out_of_shape(boxes, scores):
             boxes, scores, classes = self._reproportioned(img, boxes, scores, classes)
         tiles = [Tile(CLASSES[int(c)], float(s), tuple(float(v) for v in b)) for b, s, c in zip(boxes, scores, classes)]
         return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
@@ -262,9 +276,12 @@ class Detector:
     def _read_faces(self, img: np.ndarray, boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The face reader's reading for every tile: where its edges lie, and for a face-up
         tile its face and P(tile here) x P(face); a tile the detector reads face down keeps
-        that reading. The reader's box and the detector's are off independently, so their
-        blend (`READER_BOX_SHARE`) is nearer the tile than either."""
+        that reading; the flower reader says which flower a tile is that may be one. The
+        reader's box and the detector's are off independently, so their blend
+        (`READER_BOX_SHARE`) is nearer the tile than either."""
         probs, seen = self.faces.read(img, boxes)
+        if self.flowers is not None:
+            probs = self.flowers.reread(img, boxes, probs)
         boxes = (1 - READER_BOX_SHARE) * boxes + READER_BOX_SHARE * seen
         face_up = classes != BACK
         classes = np.where(face_up, probs.argmax(1), classes)

@@ -57,6 +57,11 @@ def blob(crops: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
 
+def softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
 class FaceReader:
     """Loads the face model once; `read` gives P(face) over `FACES` and the tile's own
     box for each box it is given."""
@@ -78,5 +83,4 @@ class FaceReader:
             return np.zeros((0, len(FACES)), np.float32), np.zeros((0, 4))
         crops = np.stack([crop(img, tuple(b), self.size) for b in boxes])
         logits, seen = self.session.run(None, {self.input: blob(crops)})
-        e = np.exp(logits - logits.max(1, keepdims=True))
-        return e / e.sum(1, keepdims=True), uncrop(seen, boxes)
+        return softmax(logits), uncrop(seen, boxes)

@@ -87,19 +87,19 @@ def jittered(box: np.ndarray, rng: np.random.Generator, shift: float = 0.05, sca
     return np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
 
 
-def edges_in_crop(box: np.ndarray, matrix: np.ndarray, turns: int) -> np.ndarray:
+def edges_in_crop(box: np.ndarray, matrix: np.ndarray, turns: int, size: int = SIZE) -> np.ndarray:
     """Where `box` lies in a crop (`crop_matrix`, then `turns` quarter turns as np.rot90
     makes them), in crop units: the bounds of its four corners, as a labeller would draw
     a box round the turned tile."""
     x1, y1, x2, y2 = box
-    xs, ys = matrix @ np.array([[x1, x2, x2, x1], [y1, y1, y2, y2], [1, 1, 1, 1]]) / SIZE
+    xs, ys = matrix @ np.array([[x1, x2, x2, x1], [y1, y1, y2, y2], [1, 1, 1, 1]]) / size
     out = np.array([xs.min(), ys.min(), xs.max(), ys.max()])
     for _ in range(turns):
         out = np.array([out[1], 1 - out[2], out[3], 1 - out[0]])
     return out
 
 
-def augmented(photo: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, bool]:
+def augmented(photo: np.ndarray, box: np.ndarray, rng: np.random.Generator, size: int = SIZE) -> tuple[np.ndarray, np.ndarray, bool]:
     """One tile as a detector's box and a phone might give it, where its labelled box lies
     in that crop, and whether the crop is untilted, as the reader's crops are at run time
     (only those teach the box): the box shifted and resized by several percent (the
@@ -108,8 +108,8 @@ def augmented(photo: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> t
     to 10 degrees, turned a random quarter, light, colour, focus and noise varied."""
     given, turns = jittered(box, rng), int(rng.integers(4))
     angle = rng.uniform(-10, 10) if rng.random() < 0.5 else 0.0
-    out = crop(photo, tuple(given), SIZE, angle=angle)
-    target = edges_in_crop(box, crop_matrix(tuple(given), SIZE, angle), turns)
+    out = crop(photo, tuple(given), size, angle=angle)
+    target = edges_in_crop(box, crop_matrix(tuple(given), size, angle), turns, size)
     out = np.rot90(out, turns).astype(np.float32)
     gain = rng.uniform(0.65, 1.35) * rng.uniform(0.9, 1.1, 3)
     mean = out.mean()
@@ -123,8 +123,8 @@ def augmented(photo: np.ndarray, box: np.ndarray, rng: np.random.Generator) -> t
     return np.clip(out, 0, 255).astype(np.uint8), target, angle == 0.0
 
 
-def plain(photo: np.ndarray, box: np.ndarray) -> np.ndarray:
-    return crop(photo, tuple(box), SIZE)
+def plain(photo: np.ndarray, box: np.ndarray, size: int = SIZE) -> np.ndarray:
+    return crop(photo, tuple(box), size)
 
 
 def build_net():
@@ -250,41 +250,79 @@ def export(net, out: Path = MODEL) -> Path:
     return out
 
 
-def record_golden(net) -> None:
-    """The first two labelled tiles of each real golden photo, cropped as at run time,
-    and what the network reads in them."""
-    import torch
-
+def golden_crops(name: str, size: int = SIZE) -> np.ndarray:
+    """The first two labelled tiles of each real golden photo, cropped at `size` as at run
+    time, also written side by side to `tests/golden/<name>.png`."""
     from datasets.real import corners
-    from vision.faces import blob
 
     from .golden import GOLDEN, REAL, REAL_PHOTOS
 
     crops = []
-    for name in REAL_PHOTOS:
-        photo = cv2.imread(str(REAL / name))
+    for photo_name in REAL_PHOTOS:
+        photo = cv2.imread(str(REAL / photo_name))
         h, w = photo.shape[:2]
-        for line in (REAL.parent / "labels" / name).with_suffix(".txt").read_text().splitlines()[:2]:
-            crops.append(plain(photo, np.array(corners([float(v) for v in line.split()[1:]])) * [w, h, w, h]))
+        for line in (REAL.parent / "labels" / photo_name).with_suffix(".txt").read_text().splitlines()[:2]:
+            crops.append(plain(photo, np.array(corners([float(v) for v in line.split()[1:]])) * [w, h, w, h], size))
     crops = np.stack(crops)
+    cv2.imwrite(str(GOLDEN / f"{name}.png"), np.hstack(list(crops))[:, :, ::-1])
+    return crops
+
+
+def record_golden(net) -> None:
+    """The golden crops and what the network reads in them."""
+    import torch
+
+    from vision.faces import blob
+
+    from .golden import GOLDEN
+
     with torch.no_grad():
-        logits, boxes = net(torch.from_numpy(blob(crops)))
-    cv2.imwrite(str(GOLDEN / "faces.png"), np.hstack(list(crops))[:, :, ::-1])
+        logits, boxes = net(torch.from_numpy(blob(golden_crops("faces"))))
     record = {"faces": [FACES[i] for i in logits.argmax(1).tolist()], "logits": logits.numpy().round(5).tolist(), "boxes": boxes.numpy().round(5).tolist()}
     (GOLDEN / "faces.json").write_text(json.dumps(record))
+
+
+def resumed(run: Path, net, opt, sched, rng: np.random.Generator) -> int:
+    """The epoch to begin at: 0 for a new run, else the one after the run's last
+    checkpoint, whose weights, optimiser, schedule and random state are loaded."""
+    import torch
+
+    last = run / "last.pt"
+    run.mkdir(parents=True, exist_ok=True)
+    if not last.exists():
+        return 0
+    state = torch.load(last, weights_only=False)
+    net.load_state_dict(state["net"])
+    opt.load_state_dict(state["opt"])
+    sched.load_state_dict(state["sched"])
+    rng.bit_generator.state = state["rng"]
+    return state["epoch"] + 1
+
+
+def checkpoint(run: Path, net, opt, sched, rng: np.random.Generator, epoch: int) -> None:
+    import torch
+
+    torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "rng": rng.bit_generator.state, "epoch": epoch}, run / "last.pt")
+
+
+def begun(args: argparse.Namespace) -> tuple[Tiles, np.random.Generator]:
+    """A run's threads and seeds set, and its photos read (the real training photos built
+    first, as `make train` builds them, if they are the ones asked for and not there)."""
+    import torch
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    if args.data == DEFAULT_DATA and not DEFAULT_DATA.is_dir():
+        from .train import dataset_yaml
+
+        dataset_yaml(None)
+    return load_tiles(args.data), np.random.default_rng(args.seed)
 
 
 def train(args: argparse.Namespace) -> dict:
     import torch
 
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
-    if args.data == DEFAULT_DATA and not DEFAULT_DATA.is_dir():
-        from .train import dataset_yaml
-
-        dataset_yaml(None)
-    tiles = load_tiles(args.data)
+    tiles, rng = begun(args)
     hold = np.array([held_out(tiles.names[int(r[0])], args.holdout) for r in tiles.rows], bool)
     fit, check = tiles.subset(~hold), tiles.subset(hold)
     print(f"{len(tiles.photos)} photos, {len(fit.rows)} tiles to train on, {len(check.rows)} held out")
@@ -296,15 +334,7 @@ def train(args: argparse.Namespace) -> dict:
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps + 100, pct_start=0.05)
     run = WORK / "runs" / args.name
-    run.mkdir(parents=True, exist_ok=True)
-    last, start = run / "last.pt", 0
-    if last.exists():
-        state = torch.load(last, weights_only=False)
-        net.load_state_dict(state["net"])
-        opt.load_state_dict(state["opt"])
-        sched.load_state_dict(state["sched"])
-        rng.bit_generator.state = state["rng"]
-        start = state["epoch"] + 1
+    start = resumed(run, net, opt, sched, rng)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05, ignore_index=BACK)
     for epoch in range(start, args.epochs):
         net.train()
@@ -326,7 +356,7 @@ def train(args: argparse.Namespace) -> dict:
             got = measured(net, check)
             line += f", held out: accuracy {got['accuracy']:.4f}, flowers {got['flowers']:.4f}, box IoU {got['iou_given']:.4f} -> {got['iou_placed']:.4f}"
         print(line, flush=True)
-        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "rng": rng.bit_generator.state, "epoch": epoch}, last)
+        checkpoint(run, net, opt, sched, rng, epoch)
     result = {"name": args.name, "epochs": args.epochs, "train_tiles": len(fit.rows)}
     if len(check.rows):
         result["held_out"] = measured(net, check)
@@ -336,21 +366,27 @@ def train(args: argparse.Namespace) -> dict:
     return result
 
 
-def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__)
+def run_arguments(description: str, name: str, epochs: int, batch: int, lr: float, model: Path) -> argparse.ArgumentParser:
+    """The options every reader's training run takes; each adds its own."""
+    p = argparse.ArgumentParser(description=description)
     p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a YOLO folder (images/, labels/); by default the real training photos, built as `make train` builds them")
-    p.add_argument("--name", default="faces")
-    p.add_argument("--epochs", type=int, default=40)
-    p.add_argument("--batch", type=int, default=128)
-    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--name", default=name)
+    p.add_argument("--epochs", type=int, default=epochs)
+    p.add_argument("--batch", type=int, default=batch)
+    p.add_argument("--lr", type=float, default=lr)
     p.add_argument("--weight-decay", type=float, default=5e-4)
     p.add_argument("--holdout", type=float, default=0.1, help="share of source photos held out to measure on (0: train on all)")
-    p.add_argument("--box", type=float, default=10.0, help="weight of the box loss (L1 over the four edges, in crop units) beside the face loss")
-    p.add_argument("--start", type=Path, help="begin from the weights of another run's last.pt (a box head it lacks starts at the crop's own box)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--export", action="store_true", help=f"write {MODEL.relative_to(ROOT)} at the end")
-    p.add_argument("--out", type=Path, default=MODEL)
+    p.add_argument("--export", action="store_true", help=f"write {model.relative_to(ROOT)} at the end")
+    p.add_argument("--out", type=Path, default=model)
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = run_arguments(__doc__, "faces", 40, 128, 3e-3, MODEL)
+    p.add_argument("--box", type=float, default=10.0, help="weight of the box loss (L1 over the four edges, in crop units) beside the face loss")
+    p.add_argument("--start", type=Path, help="begin from the weights of another run's last.pt (a box head it lacks starts at the crop's own box)")
     result = train(p.parse_args(argv))
     print(json.dumps({k: v for k, v in result.items() if k != "held_out"} | {"held_out": {k: v for k, v in result.get("held_out", {}).items() if k != "per_face"}}))
 
