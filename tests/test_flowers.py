@@ -68,6 +68,14 @@ def test_only_a_tile_that_may_be_a_flower_is_read_again_and_only_among_the_flowe
     assert again[1] == pytest.approx(probs[1])
 
 
+def test_two_readings_that_rule_out_each_others_flower_still_leave_the_tile_a_flower(reader, monkeypatch):
+    probs = np.zeros((1, len(FACES)))
+    probs[0, FLOWER_FACES.start] = 1.0  # the face reader: surely 1f
+    monkeypatch.setattr(reader, "read", lambda img, boxes: np.eye(len(FLOWERS))[[1]])  # the flower reader: surely 2f
+    again = reader.reread(np.zeros((8, 8, 3), np.uint8), np.array([[0, 0, 4, 4.0]]), probs)
+    assert np.isfinite(again).all() and again[0, FLOWER_FACES].sum() == pytest.approx(1.0)
+
+
 def test_the_flower_reader_reads_the_golden_photos_flowers_at_least_as_well_as_the_face_reader(reader):
     faces = FaceReader(DEFAULT_FACES)
     right = {"face reader": 0, "flower reader": 0}

@@ -117,8 +117,9 @@ class Detector:
     finds the tiles, in windows too over a very large photo of small tiles (`_windows`);
     the face reader, unless `faces` is None, reads each one's face and edges again from
     its own crop (`vision/faces.py`), and the flower reader, unless `flowers` is None,
-    reads again larger each tile it says may be a flower (`vision/flowers.py`); a photo stretched out of its proportions is read
-    again squeezed back into them (`_reproportioned`)."""
+    reads again, larger, each tile the face reader says may be a flower
+    (`vision/flowers.py`); a photo stretched out of its proportions is read again
+    squeezed back into them (`_reproportioned`)."""
 
     def __init__(
         self,

@@ -27,8 +27,8 @@ MAY_BE_A_FLOWER = 0.1  # a tile the face reader thinks at least this likely a fl
 
 
 class FlowerReader:
-    """Loads the flower model once; `reread` replaces the face reader's reading of which
-    flower a tile is, keeping how likely it thinks a flower at all."""
+    """Loads the flower model once; `reread` joins its reading of which flower a tile is
+    with the face reader's, keeping how likely the face reader thinks a flower at all."""
 
     def __init__(self, model: Path = DEFAULT_FLOWERS, threads: int = 2):
         self.session = open_session(model, threads, "flower model")
@@ -56,7 +56,8 @@ class FlowerReader:
         again = np.nonzero(share >= MAY_BE_A_FLOWER)[0]
         if not len(again):
             return probs
-        both = np.sqrt(probs[again, FLOWER_FACES] / share[again, None] * self.read(img, boxes[again]))
+        # the floor: two readings that each rule out the other's flower still leave one
+        both = np.sqrt(probs[again, FLOWER_FACES] / share[again, None] * self.read(img, boxes[again])) + 1e-12
         probs = probs.copy()
         probs[again, FLOWER_FACES] = share[again, None] * both / both.sum(1, keepdims=True)
         return probs
