@@ -133,6 +133,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--repeat", type=int, default=4, help="times each flower is shown an epoch, each time cut differently")
     args = p.parse_args(argv)
     args.start = None if str(args.start) == "none" else args.start
+    if args.start is not None and not args.start.is_file():
+        p.error(f"no face reader weights at {args.start}: train them first (`make train-faces`, see models/README.md) or pass --start none")
     print(json.dumps(train(args)))
 
 
