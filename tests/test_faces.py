@@ -1,7 +1,7 @@
 """The face reader: its crops, the training crops turned but never mirrored and taught
 where the tile lies in them, the shipped ONNX file agreeing with the network it was
 exported from (golden files made by `vision.training.faces --export`), the boxes it
-places, and a bad model file refused."""
+places, and a bad model file refused as a face or a flower reader."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from conftest import ROOT, labelled_golden_photos
 
 from vision.detector import DEFAULT_MODEL, Detector
 from vision.faces import DEFAULT_FACES, FACES, MARGIN, SIZE, FaceReader, crop, uncrop
+from vision.flowers import FlowerReader
 
 GOLDEN = ROOT / "tests" / "golden" / "faces.json"
 
@@ -114,15 +115,19 @@ def test_the_face_reader_puts_boxes_that_are_off_back_on_their_tiles(reader):
     assert np.mean(after) > np.mean(before) + 0.01, (np.mean(before), np.mean(after))
 
 
-def test_a_detector_file_or_a_corrupt_file_is_refused_as_a_face_reader(tmp_path):
-    with pytest.raises(ValueError, match="not the 42 tile faces"):
-        FaceReader(DEFAULT_MODEL)
-    bad = tmp_path / "faces.onnx"
+@pytest.mark.parametrize(
+    "reader, other, classes, what",
+    [(FaceReader, DEFAULT_MODEL, "not the 42 tile faces", "face"), (FlowerReader, DEFAULT_FACES, "not the 8 flowers", "flower")],
+)
+def test_another_networks_file_or_a_corrupt_or_missing_file_is_refused_as_a_reader(tmp_path, reader, other, classes, what):
+    with pytest.raises(ValueError, match=classes):
+        reader(other)
+    bad = tmp_path / f"{what}s.onnx"
     bad.write_bytes(b"not a model")
     with pytest.raises(ValueError, match="not a loadable ONNX model"):
-        FaceReader(bad)
-    with pytest.raises(ValueError, match="no face model file"):
-        FaceReader(tmp_path / "missing.onnx")
+        reader(bad)
+    with pytest.raises(ValueError, match=f"no {what} model file"):
+        reader(tmp_path / "missing.onnx")
 
 
 def test_the_face_reader_reads_the_golden_photos_at_least_as_well_as_the_detector():

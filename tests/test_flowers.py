@@ -2,7 +2,7 @@
 from (golden files made by `vision.training.flowers --export`), a flower read the
 same upside down and sideways, only the tiles that may be flowers read again and only
 among the flowers, the golden photos' flowers read at least as well as the face reader
-reads them, and a bad model file refused."""
+reads them (a bad flower model is refused in test_faces.py, beside the face reader's)."""
 
 from __future__ import annotations
 
@@ -90,14 +90,3 @@ def test_the_flower_reader_reads_the_golden_photos_flowers_at_least_as_well_as_t
         right["face reader"] += int((probs[:, FLOWER_FACES].argmax(1) + FLOWER_FACES.start == truth).sum())
         right["flower reader"] += int((reader.read(img, boxes[mask]).argmax(1) + FLOWER_FACES.start == truth).sum())
     assert flowers and right["flower reader"] >= right["face reader"] and right["flower reader"] >= 0.9 * flowers, (right, flowers)
-
-
-def test_a_face_model_or_a_corrupt_file_is_refused_as_a_flower_reader(tmp_path):
-    with pytest.raises(ValueError, match="not the 8 flowers"):
-        FlowerReader(DEFAULT_FACES)
-    bad = tmp_path / "flowers.onnx"
-    bad.write_bytes(b"not a model")
-    with pytest.raises(ValueError, match="not a loadable ONNX model"):
-        FlowerReader(bad)
-    with pytest.raises(ValueError, match="no flower model file"):
-        FlowerReader(tmp_path / "missing.onnx")

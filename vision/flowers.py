@@ -21,8 +21,8 @@ from .session import open_session
 
 DEFAULT_FLOWERS = Path(__file__).resolve().parents[1] / "models" / "taiscore-flowers.onnx"
 SIZE = 96  # the crop side: the median tile of the real photos is 75 px, grown 1.2 times
-FLOWERS = FACES[INDEX["1f"] : INDEX["8f"] + 1]
 FLOWER_FACES = slice(INDEX["1f"], INDEX["8f"] + 1)  # where the flowers lie among the faces
+FLOWERS = FACES[FLOWER_FACES]
 MAY_BE_A_FLOWER = 0.1  # a tile the face reader thinks at least this likely a flower is read again
 
 

@@ -223,10 +223,9 @@ def measured(net, tiles: Tiles, seed: int = 0) -> dict:
     return {"tiles": int(up.sum()), "accuracy": round(float(right.mean()), 4), "flowers": round(float(right[flower].mean()), 4), "iou_given": round(iou(given), 4), "iou_placed": round(iou(placed), 4), "per_face": per}
 
 
-def export(net, out: Path = MODEL) -> Path:
-    """ONNX with a dynamic batch and the 42 faces in its metadata; for the shipped file,
-    the golden crops and the network's own readings of them too (`tests/golden/faces.*`),
-    which the tests hold the ONNX file to."""
+def to_onnx(net, out: Path, size: int, outputs: list[str], classes: tuple[str, str]) -> None:
+    """A reader as ONNX: `crops` (N x 3 x size x size) in, `outputs` out, the batch
+    dynamic, and its classes in the metadata (`classes`: key, the names' repr)."""
     import onnx
     import torch
 
@@ -234,17 +233,24 @@ def export(net, out: Path = MODEL) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         net,
-        (torch.zeros(1, 3, SIZE, SIZE),),
+        (torch.zeros(1, 3, size, size),),
         str(out),
         input_names=["crops"],
-        output_names=["logits", "box"],
-        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "box": {0: "n"}},
+        output_names=outputs,
+        dynamic_axes={name: {0: "n"} for name in ["crops", *outputs]},
         opset_version=17,
         dynamo=False,
     )
     model = onnx.load(str(out))
-    model.metadata_props.add(key="faces", value=repr(FACES))
+    model.metadata_props.add(key=classes[0], value=classes[1])
     onnx.save(model, str(out))
+
+
+def export(net, out: Path = MODEL) -> Path:
+    """ONNX with a dynamic batch and the 42 faces in its metadata; for the shipped file,
+    the golden crops and the network's own readings of them too (`tests/golden/faces.*`),
+    which the tests hold the ONNX file to."""
+    to_onnx(net, out, SIZE, ["logits", "box"], ("faces", repr(FACES)))
     if out == MODEL:
         record_golden(net)
     return out

@@ -22,7 +22,7 @@ import numpy as np
 from vision.flowers import FLOWER_FACES, FLOWERS, SIZE
 
 from .env import ROOT, WORK
-from .faces import augmented, begun, build_net, checkpoint, golden_crops, held_out, plain, resumed, run_arguments
+from .faces import augmented, begun, build_net, checkpoint, golden_crops, held_out, plain, resumed, run_arguments, to_onnx
 
 MODEL = ROOT / "models" / "taiscore-flowers.onnx"
 
@@ -64,19 +64,13 @@ def accuracy(net, tiles, batch: int = 128) -> float:
 def export(net, out: Path = MODEL) -> Path:
     """ONNX with a dynamic batch and the 8 flowers in its metadata; for the shipped file,
     the golden crops and the network's own logits for them (`tests/golden/flowers.*`)."""
-    import onnx
     import torch
 
     from vision.faces import blob
 
     from .golden import GOLDEN
 
-    net.eval()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, (torch.zeros(1, 3, SIZE, SIZE),), str(out), input_names=["crops"], output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    model = onnx.load(str(out))
-    model.metadata_props.add(key="flowers", value=repr(FLOWERS))
-    onnx.save(model, str(out))
+    to_onnx(net, out, SIZE, ["logits"], ("flowers", repr(FLOWERS)))
     if out == MODEL:
         with torch.no_grad():
             logits = net(torch.from_numpy(blob(golden_crops("flowers", SIZE))))
