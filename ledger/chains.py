@@ -1,18 +1,21 @@
 """拉 chains (hk-taiwan, RULINGS 'hk-taiwan' and 'Ledger'): win payments are set aside
-between each payer and winner and only change hands when the chain ends.
+between each payer A and winner B and only change hands when the chain ends.
 
 - B wins off A again (or B self-draws): set-aside x1.5 rounded up, plus the new hand.
 - A wins off B (or A self-draws): 踢半, A pays B half the set-aside rounded down, and
-  B now owes A the new hand.
-- Anyone else wins (and B does not): the set-aside is paid as it stands. While B keeps
-  winning off others, A's chain waits (it is B's run that it rides on).
-- A draw or a false win carries every chain on. After three 口 the payer may 斬拉.
+  B now owes A the new hand (or pays it at once when it is 大雞).
+- B wins off someone else: the chain waits unchanged (it rides on B's run). Anyone
+  else wins, A included, and B does not: the set-aside is paid as it stands. With
+  several winners on one discard the one who is in the chain resolves it.
+- A draw, a false win or a 大雞 won by B carries every chain on. The payer may 斬拉
+  (settle at once) at the counts of 口 the rule set allows.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .policy import CutCounts
 from .session import SessionError
 
 
@@ -42,11 +45,14 @@ class ChainBook:
     def open(self) -> list[Chain]:
         return list(self.chains.values())
 
-    def win(self, owed: list[tuple[str, str, int]], winners: set[str]) -> list[Transfer]:
-        """Apply one hand's chained win payments (debtor, creditor, amount); returns what
-        changes hands now."""
+    def win(self, owed: list[tuple[str, str, int]], winners: set[str], at_once: frozenset[tuple[str, str]] = frozenset()) -> list[Transfer]:
+        """Apply one hand's chained win payments (debtor, creditor, amount) and the
+        (debtor, creditor) pairs of wins paid at once (大雞); returns what changes hands now."""
         paid: list[Transfer] = []
         touched: set[tuple[str, str]] = set()
+        for debtor, creditor in sorted(at_once):
+            if (creditor, debtor) in self.chains:
+                paid += self._kick_half(creditor, debtor)
         for debtor, creditor, amount in owed:
             key, reverse = (debtor, creditor), (creditor, debtor)
             if key in self.chains:
@@ -55,10 +61,7 @@ class ChainBook:
                 c.mouths += 1
             else:
                 if reverse in self.chains:
-                    old = self.chains.pop(reverse)
-                    half = old.amount // 2
-                    if half:
-                        paid.append(Transfer(old.debtor, old.creditor, half, "kick_half"))
+                    paid += self._kick_half(*reverse)
                 self.chains[key] = Chain(debtor, creditor, amount)
             touched.add(key)
         for key in list(self.chains):
@@ -67,13 +70,18 @@ class ChainBook:
                 paid.append(Transfer(c.debtor, c.creditor, c.amount, "chain_paid"))
         return paid
 
-    def cut(self, debtor: str, creditor: str, at_least: int = 3) -> Transfer:
-        """斬拉: the payer settles a chain of three 口 or more at once."""
+    def _kick_half(self, debtor: str, creditor: str) -> list[Transfer]:
+        """踢半: the chain's payer won off its winner; half the set-aside, rounded down, is paid."""
+        half = self.chains.pop((debtor, creditor)).amount // 2
+        return [Transfer(debtor, creditor, half, "kick_half")] if half else []
+
+    def cut(self, debtor: str, creditor: str, counts: CutCounts) -> Transfer:
+        """斬拉: the payer settles the chain at once, as it stands, at the counts of 口 allowed."""
         c = self.chains.get((debtor, creditor))
         if c is None:
             raise SessionError(f"斬拉: {debtor} has no open 拉 chain with {creditor}")
-        if c.mouths < at_least:
-            raise SessionError(f"斬拉: the chain {debtor} -> {creditor} has {c.mouths} 口; it can be cut after {at_least}")
+        if not counts.allows(c.mouths):
+            raise SessionError(f"斬拉: the chain {debtor} -> {creditor} holds {c.mouths} 口; a chain can be cut at {counts}")
         del self.chains[(debtor, creditor)]
         return Transfer(debtor, creditor, c.amount, "cut")
 

@@ -13,6 +13,7 @@ from scoring.scorer import dealer_items_for, score, win_payments
 from scoring.tiles import WINDS
 
 from .chains import ChainBook
+from .policy import LedgerPolicy, ledger_policy
 from .session import HandRecord, SessionError, Table
 
 
@@ -21,7 +22,7 @@ class Payment:
     payer: str
     payee: str
     amount: int
-    kind: str  # win, false_win
+    kind: str  # win, at_once (大雞), immediate, false_win, kick_half, chain_paid, cut, chain_end
 
     def to_json(self) -> dict[str, Any]:
         return {"from": self.payer, "to": self.payee, "amount": self.amount, "kind": self.kind}
@@ -85,20 +86,18 @@ class Statement:
 
 @dataclass
 class _Deal:
-    """Who deals and in which wind round; moves as RULINGS 'Ledger' says."""
+    """Who deals and in which wind round; moves as RULINGS 'Ledger' says, the streak as
+    the rule set's ledger block declares."""
 
     chair: int
     first: int
     streak: int = 0
     round_index: int = 0
 
-    def after(self, rs: Ruleset, dealer_won: bool, draw: bool) -> None:
-        keeps_streak = rs.streak_on_draw != "none"
-        if draw:
-            if rs.streak_on_draw == "up":
+    def after(self, policy: LedgerPolicy, dealer_won: bool, draw: bool) -> None:
+        if draw or dealer_won:
+            if ("draw" if draw else "dealer_win") in policy.streak_up_on:
                 self.streak += 1
-        elif dealer_won:
-            self.streak += 1 if keeps_streak else 0
         else:
             self.chair = (self.chair + 1) % 4
             self.streak = 0
@@ -106,16 +105,20 @@ class _Deal:
                 self.round_index += 1
 
 
-def _win(table: Table, rs: Ruleset, w, seats: dict[str, str], rnd: str, streak: int, rec: HandRecord) -> tuple[int, list[Payment]]:
-    """One winner's hand value and payments: from points (dealer items added by the
-    ledger), or from a full hand that the scorer scores with what the ledger knows."""
+def _win(table: Table, rs: Ruleset, policy: LedgerPolicy, w, seats: dict[str, str], rnd: str, streak: int, rec: HandRecord) -> tuple[int, list[Payment]]:
+    """One winner's hand value and payments: from points (雙響 / 三響 included; the ledger
+    adds the dealer items), or from a full hand that the scorer scores with what the ledger knows."""
     stakes = table.stakes or rs.stakes
     player_at = {wind: p for p, wind in seats.items()}
     discarder = seats[rec.discarder] if rec.discarder else None
     if w.hand is None:
+        value, kind = w.points, "win"
+        if w.points in policy.points_read_as:  # hk-taiwan: 1 番 is 大雞 10, paid at once
+            item = rs.item(policy.points_read_as[w.points])
+            value, kind = item.value, "at_once" if item.at_once else "win"
         dealer_value = sum(i.value for i in dealer_items_for(rs, streak))
-        paid = win_payments(seats[w.player], discarder, w.points, dealer_value, stakes)
-        return w.points, [Payment(player_at[p.payer], player_at[p.payee], p.amount, p.kind) for p in paid]
+        paid = win_payments(seats[w.player], discarder, value, dealer_value, stakes, kind)
+        return value, [Payment(player_at[p.payer], player_at[p.payee], p.amount, p.kind) for p in paid]
     filled = {
         "ruleset": table.ruleset,
         "options": table.options,
@@ -131,8 +134,11 @@ def _win(table: Table, rs: Ruleset, w, seats: dict[str, str], rnd: str, streak: 
         if key in w.hand and w.hand[key] != value:
             raise SessionError(f"{w.player}'s hand says {key}={w.hand[key]!r} but the session gives {value!r}")
     events = list(w.hand.get("events", []))
-    shared = {2: "double_win", 3: "triple_win"}.get(len(rec.winners))
-    if shared in rs.events and shared not in events:
+    shared = policy.several_winners.get(len(rec.winners))
+    wrong = sorted(set(events) & set(policy.several_winners.values()) - {shared})
+    if wrong:
+        raise SessionError(f"{w.player}'s hand says {', '.join(wrong)} but {len(rec.winners)} player(s) won on this discard")
+    if shared and shared not in events:
         events.append(shared)
     try:
         s = score(hand_from_json({**w.hand, **filled, "events": events}))
@@ -143,10 +149,10 @@ def _win(table: Table, rs: Ruleset, w, seats: dict[str, str], rnd: str, streak: 
 
 def replay(table: Table, hands: list[HandRecord]) -> Statement:
     rs = load(table.ruleset)
+    policy = ledger_policy(rs.id)
     options = rs.resolve_options(table.options)
     rounds = options["rounds"]
-    stakes = table.stakes or rs.stakes
-    false_win = stakes.base + 30 * stakes.point if options.get("false_win") == "30 fan" else rs.false_win_bases * stakes.base
+    false_win = policy.false_win.penalty(options).amount(table.stakes or rs.stakes)
     first = table.players.index(table.first_dealer) if table.first_dealer else 0
     deal = _Deal(first, first)
     book = ChainBook()
@@ -160,15 +166,15 @@ def replay(table: Table, hands: list[HandRecord]) -> Statement:
         payments: list[Payment] = []
         points: dict[str, int] = {}
         if rec.type == "cut":
-            if not rs.chains:
+            if policy.chains is None:
                 raise SessionError(f"hand {number}: 斬拉 (cut) needs a rule set with 拉 chains; {rs.id} pays every hand at once")
-            t = book.cut(rec.payer, rec.payee)
+            t = book.cut(rec.payer, rec.payee, policy.chains.cut_counts(options))
             payments.append(Payment(t.payer, t.payee, t.amount, t.kind))
         if rec.type == "win":
             for w in rec.winners:
-                points[w.player], paid_now = _win(table, rs, w, seats, rnd, deal.streak, rec)
+                points[w.player], paid_now = _win(table, rs, policy, w, seats, rnd, deal.streak, rec)
                 payments += paid_now
-            if rs.chains:
+            if policy.chains is not None:
                 payments = _chain(book, payments, set(points))
         elif rec.type == "false_win":
             payments += [Payment(rec.offender, p, false_win, "false_win") for p in table.players if p != rec.offender]
@@ -176,8 +182,8 @@ def replay(table: Table, hands: list[HandRecord]) -> Statement:
         results.append(HandResult(number, rec.type, dealer, deal.streak, rnd, seats, tuple(payments), points, open_chains))
         if rec.paid is not None:
             differences += _differences(number, payments, rec.paid)
-        if rec.type not in ("false_win", "cut"):  # a false win replays the hand with the same dealer
-            deal.after(rs, dealer_won=dealer in points, draw=rec.type == "draw")
+        if rec.type not in ("false_win", "cut"):  # a false win replays the hand, a cut is between hands: the deal stays
+            deal.after(policy, dealer_won=dealer in points, draw=rec.type == "draw")
     pending = tuple(c.to_json() for c in book.open())
     balances = {p: 0 for p in table.players}
     closing = [Payment(t.payer, t.payee, t.amount, t.kind) for t in book.close()]
@@ -191,8 +197,9 @@ def _chain(book: ChainBook, payments: list[Payment], winners: set[str]) -> list[
     """Win payments go into 拉 chains; what the chains release, and payments made at once
     (immediate, 大雞), change hands now."""
     owed = [(p.payer, p.payee, p.amount) for p in payments if p.kind == "win"]
+    at_once = frozenset((p.payer, p.payee) for p in payments if p.kind == "at_once")
     now = [p for p in payments if p.kind != "win"]
-    return now + [Payment(t.payer, t.payee, t.amount, t.kind) for t in book.win(owed, winners)]
+    return now + [Payment(t.payer, t.payee, t.amount, t.kind) for t in book.win(owed, winners, at_once)]
 
 
 def _differences(number: int, computed: list[Payment], paid) -> list[Difference]:

@@ -14,10 +14,16 @@ TYPE_NAMES = {"win": "胡 win", "draw": "流局 draw", "false_win": "詐胡 fals
 
 def statement_text(s: Statement) -> str:
     lines = []
+    before: list[dict] = []
     for h in s.hands:
         pts = ", ".join(f"{p} {v}" for p, v in h.points.items())
-        lines.append(f"hand {h.number:>2}  {TYPE_NAMES[h.type]:<16} round {h.round}  dealer {h.dealer} (連{h.streak})  {pts}")
+        lines.append(f"hand {h.number:>2}  {TYPE_NAMES[h.type]:<16} round {h.round}  dealer {h.dealer} (連{h.streak})  {pts}".rstrip())
         lines += [f"          {p.payer} -> {p.payee}: {p.amount} ({p.kind})" for p in h.payments]
+        lines += [f"          {_chain(c)} set aside 拉" for c in h.set_aside if c not in before]
+        before = list(h.set_aside)
+    if s.pending:
+        lines.append("open 拉 chains 拉莊中, payer -> winner (paid as they stand at the end; the balances count them):")
+        lines += [f"  {_chain(c)}" for c in s.pending]
     lines.append("balances:")
     lines += [f"  {pad(p, 12)} {v:+d}" for p, v in s.balances.items()]
     lines.append("settle with:")
@@ -26,6 +32,10 @@ def statement_text(s: Statement) -> str:
         lines.append("differences from what was paid:")
         lines += [f"  hand {d.hand}: {d.payer} -> {d.payee} computed {d.computed}, paid {d.paid}" for d in s.differences]
     return "\n".join(lines)
+
+
+def _chain(c: dict) -> str:
+    return f"{c['from']} -> {c['to']}: {c['amount']} ({c['mouths']} 口)"
 
 
 def statement_csv(s: Statement) -> str:

@@ -57,13 +57,10 @@ class Ruleset:
     unit: str
     stakes: Stakes
     minimum: int
-    streak_on_draw: str  # "up", "same" or "none": what a draw does to the dealer streak
     events: Mapping[str, str | None]  # event -> option it needs (None: always known)
     options: Mapping[str, Option]
     items: tuple[ItemRule, ...]
     shapes: tuple[str, ...] = ()  # special winning shapes beyond five sets and a pair
-    chains: bool = False  # 拉: win payments are set aside in chains (hk-taiwan)
-    false_win_bases: int = 3  # 詐胡: 底 the offender pays each other player
 
     def resolve_options(self, given: Mapping[str, Any]) -> Mapping[str, Any]:
         """Defaults overridden by the table's choices; an unknown option is refused."""
@@ -137,11 +134,8 @@ def load(ruleset_id: str) -> Ruleset:
         unit=raw["unit"],
         stakes=Stakes(**raw["stakes"]),
         minimum=raw["minimum"],
-        streak_on_draw=raw["streak_on_draw"],
         events=MappingProxyType(raw["events"]),
         options=MappingProxyType({k: Option(k, v["default"], v["doc"]) for k, v in raw["options"].items()}),
         items=items,
         shapes=tuple(raw.get("shapes", ())),
-        chains=raw.get("chains", False),
-        false_win_bases=raw.get("false_win_bases", 3),
     )
