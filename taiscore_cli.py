@@ -178,7 +178,11 @@ def cmd_ledger(args: argparse.Namespace) -> None:
         elif args.action == "export":
             text = statement_csv(store.statement(args.session))
             if args.out:
-                open(args.out, "w", encoding="utf-8", newline="").write(text)
+                try:
+                    with open(args.out, "w", encoding="utf-8", newline="") as f:
+                        f.write(text)
+                except OSError as e:
+                    raise InputError(f"cannot write {args.out}: {e.strerror}") from None
             else:
                 sys.stdout.write(text)
     except HandError as e:
@@ -234,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     au = lsub.add_parser("audit", help="replay a whole session from JSON and print the statement")
     au.add_argument("file", help="session JSON; - for stdin")
     au.add_argument("--text", action="store_true")
-    db_help = "SQLite file (default: $TAISCORE_DB or ~/.local/share/taiscore/ledger.sqlite3)"
+    db_help = "a SQLite file or a postgresql:// URL (default: $TAISCORE_DB or ~/.local/share/taiscore/ledger.sqlite3)"
     new = lsub.add_parser("new", help="create a session; prints its id")
     new.add_argument("--players", nargs=4, required=True, metavar="NAME", help="in chair order: E S W N of the first hand")
     new.add_argument("--ruleset", default="taiwan")

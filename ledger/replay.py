@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
 
@@ -12,7 +12,7 @@ from scoring.ruleset import Ruleset, load
 from scoring.scorer import dealer_items_for, score, win_payments
 from scoring.tiles import WINDS
 
-from .chains import ChainBook
+from .chains import Chain, ChainBook
 from .policy import LedgerPolicy, ledger_policy
 from .session import HandRecord, SessionError, Table
 
@@ -67,12 +67,30 @@ class Difference:
 
 
 @dataclass(frozen=True)
+class Position:
+    """Where a night stands after its hands: all the next hand depends on. The store keeps
+    one with each event, so adding a hand replays that hand only, not the whole night."""
+
+    hands: int
+    deal: dict  # _Deal's fields
+    chains: tuple[dict, ...] = ()  # the open 拉 chains, Chain's fields
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hands": self.hands, "deal": self.deal, "chains": list(self.chains)}
+
+    @staticmethod
+    def from_json(obj: dict[str, Any]) -> Position:
+        return Position(obj["hands"], obj["deal"], tuple(obj["chains"]))
+
+
+@dataclass(frozen=True)
 class Statement:
     hands: tuple[HandResult, ...]
     balances: dict[str, int]
     transfers: tuple[tuple[str, str, int], ...]
     differences: tuple[Difference, ...]
     pending: tuple[dict, ...] = ()  # 拉 chains still open; the balances count them as paid at the end
+    position: Position | None = None  # where the night stands after these hands
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -147,17 +165,21 @@ def _win(table: Table, rs: Ruleset, policy: LedgerPolicy, w, seats: dict[str, st
     return s.total, [Payment(player_at[p.payer], player_at[p.payee], p.amount, p.kind) for p in s.payments]
 
 
-def replay(table: Table, hands: list[HandRecord]) -> Statement:
+def replay(table: Table, hands: list[HandRecord], start: Position | None = None) -> Statement:
+    """From `start` (the position of an earlier replay of the same table) the hands extend
+    that night, and the statement holds only them."""
     rs = load(table.ruleset)
     policy = ledger_policy(rs.id)
     options = rs.resolve_options(table.options)
     rounds = options["rounds"]
     false_win = policy.false_win.penalty(options).amount(table.stakes or rs.stakes)
     first = table.players.index(table.first_dealer) if table.first_dealer else 0
-    deal = _Deal(first, first)
+    deal = _Deal(**start.deal) if start else _Deal(first, first)
     book = ChainBook()
+    book.chains = {(c["debtor"], c["creditor"]): Chain(**c) for c in start.chains} if start else {}
+    done = start.hands if start else 0
     results, differences = [], []
-    for number, rec in enumerate(hands, start=1):
+    for number, rec in enumerate(hands, start=done + 1):
         if deal.round_index >= rounds:
             raise SessionError(f"hand {number}: the game ended after {rounds} wind rounds (house option rounds)")
         seats = {p: WINDS[(i - deal.chair) % 4] for i, p in enumerate(table.players)}
@@ -184,13 +206,14 @@ def replay(table: Table, hands: list[HandRecord]) -> Statement:
             differences += _differences(number, payments, rec.paid)
         if rec.type not in ("false_win", "cut"):  # a false win replays the hand, a cut is between hands: the deal stays
             deal.after(policy, dealer_won=dealer in points, draw=rec.type == "draw")
+    position = Position(done + len(hands), asdict(deal), tuple(asdict(c) for c in book.open()))
     pending = tuple(c.to_json() for c in book.open())
     balances = {p: 0 for p in table.players}
     closing = [Payment(t.payer, t.payee, t.amount, t.kind) for t in book.close()]
     for pay in [p for h in results for p in h.payments] + closing:
         balances[pay.payer] -= pay.amount
         balances[pay.payee] += pay.amount
-    return Statement(tuple(results), balances, settle(balances), tuple(differences), pending)
+    return Statement(tuple(results), balances, settle(balances), tuple(differences), pending, position)
 
 
 def _chain(book: ChainBook, payments: list[Payment], winners: set[str]) -> list[Payment]:

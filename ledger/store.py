@@ -1,71 +1,98 @@
-"""Append-only session store on SQLite: a correction is a new event, nothing is deleted.
+"""Append-only session store on SQLite or PostgreSQL: a correction is a new event, nothing is deleted.
 
 Every write is one transaction, and an event is only written once the session
 still replays with it, so the store never holds a night that cannot be audited.
+Each event keeps the position the night stands in after it (replay.Position), so
+adding a hand replays that hand only. The schema is versioned: migrations run once,
+under a lock, and opening a current database writes nothing (a read-only ledger can
+still be shown). Every failure of the database itself is a StorageError naming it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
+import re
 import sqlite3
+import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
+from urllib.parse import quote
 
-from .replay import Statement, replay
+from scoring.hand import HandError
+
+from .replay import Position, Statement, replay
 from .session import HandRecord, SessionError, Table, hand_from_record, table_from_json
 
-SQLITE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-    id TEXT PRIMARY KEY,
-    created_at TEXT NOT NULL,
-    table_json TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id TEXT NOT NULL REFERENCES sessions(id),
-    kind TEXT NOT NULL CHECK (kind IN ('hand', 'undo', 'amend')),
-    payload TEXT NOT NULL,
-    created_at TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_by_session ON events(session_id, id);
-CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
-"""
+T = TypeVar("T")
 
-POSTGRES_SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-    id TEXT PRIMARY KEY,
-    created_at TEXT NOT NULL,
-    table_json TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
-    id BIGSERIAL PRIMARY KEY,
-    session_id TEXT NOT NULL REFERENCES sessions(id),
-    kind TEXT NOT NULL CHECK (kind IN ('hand', 'undo', 'amend')),
-    payload TEXT NOT NULL,
-    created_at TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_by_session ON events(session_id, id);
-CREATE OR REPLACE FUNCTION taiscore_append_only() RETURNS trigger AS $$
-BEGIN RAISE EXCEPTION 'the ledger is append-only'; END $$ LANGUAGE plpgsql;
-CREATE OR REPLACE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
-FOR EACH ROW EXECUTE FUNCTION taiscore_append_only();
-"""
+LOCK_TIMEOUT_S = 30.0  # how long a writer waits for another writer's lock
+RETRIES = 8  # a deadlock or serialization failure is run again this often, with backoff
+SCHEMA_LOCK = 0x7A15C0  # pg_advisory_xact_lock key held while migrating
+
+# Migration n (1-based) takes a database from schema n-1 to n, as (SQLite, PostgreSQL)
+# statements. The first one adopts a ledger made before the schema had a version.
+MIGRATIONS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (
+        (
+            "CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, table_json TEXT NOT NULL)",
+            """CREATE TABLE IF NOT EXISTS events (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                session_id TEXT NOT NULL REFERENCES sessions(id),
+                kind TEXT NOT NULL CHECK (kind IN ('hand', 'undo', 'amend')),
+                payload TEXT NOT NULL,
+                created_at TEXT NOT NULL)""",
+            "CREATE INDEX IF NOT EXISTS events_by_session ON events(session_id, id)",
+            """CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
+               BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END""",
+            """CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
+               BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END""",
+        ),
+        (
+            "CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, table_json TEXT NOT NULL)",
+            """CREATE TABLE IF NOT EXISTS events (
+                id BIGSERIAL PRIMARY KEY,
+                session_id TEXT NOT NULL REFERENCES sessions(id),
+                kind TEXT NOT NULL CHECK (kind IN ('hand', 'undo', 'amend')),
+                payload TEXT NOT NULL,
+                created_at TEXT NOT NULL)""",
+            "CREATE INDEX IF NOT EXISTS events_by_session ON events(session_id, id)",
+            """CREATE OR REPLACE FUNCTION taiscore_append_only() RETURNS trigger AS $$
+               BEGIN RAISE EXCEPTION 'the ledger is append-only'; END $$ LANGUAGE plpgsql""",
+            """CREATE OR REPLACE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
+               FOR EACH ROW EXECUTE FUNCTION taiscore_append_only()""",
+        ),
+    ),
+    (
+        ("ALTER TABLE events ADD COLUMN position TEXT",),
+        ("ALTER TABLE events ADD COLUMN position TEXT",),
+    ),
+)
+SCHEMA = len(MIGRATIONS)
+LEDGER_COLUMNS = {"sessions": ("id", "created_at", "table_json"), "events": ("id", "session_id", "kind", "payload", "created_at")}
 
 
-def default_path() -> Path:
-    """TAISCORE_DB, else the user's data directory (XDG)."""
+class StorageError(HandError):
+    """The ledger database cannot be opened, read or written; the message names it and why.
+    A HandError, so whatever reports bad input in one line reports this too."""
+
+
+def default_target() -> str:
+    """TAISCORE_DB (a SQLite path or a postgresql:// URL), else the user's data directory (XDG)."""
     if os.environ.get("TAISCORE_DB"):
-        return Path(os.environ["TAISCORE_DB"])
+        return os.environ["TAISCORE_DB"]
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "taiscore" / "ledger.sqlite3"
+    return str(base / "taiscore" / "ledger.sqlite3")
+
+
+def is_url(target: str | Path) -> bool:
+    return str(target).startswith(("postgresql://", "postgres://"))
 
 
 @dataclass(frozen=True)
@@ -81,29 +108,81 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def is_url(target: str | Path) -> bool:
-    return str(target).startswith(("postgresql://", "postgres://"))
+def _without_password(url: str) -> str:
+    """A database URL as messages show it: a password, in the user part or the query, as ***."""
+    return re.sub(r"(password=)[^&]*", r"\1***", re.sub(r"(//[^:/@]*:)[^@/]*@", r"\1***@", url))
+
+
+def _one_line(e: BaseException) -> str:
+    return " ".join(str(e).split()) or type(e).__name__
 
 
 class Store:
     """The ledger database: a SQLite file, or PostgreSQL given a database URL."""
 
-    def __init__(self, target: str | Path | None = None):
-        target = target or default_path()
+    def __init__(self, target: str | Path | None = None, lock_timeout: float | None = None):
+        target = str(target or default_target())
+        self.lock_timeout = LOCK_TIMEOUT_S if lock_timeout is None else lock_timeout
+        self.in_transaction = False
         self.postgres = is_url(target)
         if self.postgres:
-            import psycopg
-
-            self.db = psycopg.connect(str(target), autocommit=True)
-            self.db.execute(POSTGRES_SCHEMA)
-            self.path = str(target)
+            self.path = _without_password(target)
+            self.db = self._connect_postgres(target)
         else:
+            if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", target):
+                raise StorageError(f"{target}: a ledger database is a SQLite path or a postgresql:// URL")
             self.path = Path(target)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.executescript(SQLITE_SCHEMA)
+            self.db = self._connect_sqlite(self.path)
+        try:
+            self._check_schema()
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _connect_postgres(self, url: str):
+        import psycopg
+        from psycopg.conninfo import conninfo_to_dict
+
+        try:
+            info = conninfo_to_dict(url)
+        except psycopg.Error as e:
+            raise StorageError(f"malformed PostgreSQL URL {self.path}: {_one_line(e)}") from None
+        ports = str(info.get("port", 5432)).split(",")
+        if not all(p.isdigit() and 0 < int(p) < 65536 for p in ports):
+            raise StorageError(f"malformed PostgreSQL URL {self.path}: the port must be a number from 1 to 65535, not {info['port']!r}")
+        where = f"{info.get('host', 'localhost')}:{info.get('port', 5432)}"
+        try:
+            db = psycopg.connect(url, autocommit=True, connect_timeout=10)
+            db.execute("SELECT set_config('lock_timeout', %s, false)", (f"{int(self.lock_timeout * 1000)}ms",))
+        except psycopg.Error as e:
+            raise StorageError(f"cannot connect to PostgreSQL at {where}: {_one_line(e)}") from None
+        return db
+
+    def _connect_sqlite(self, path: Path) -> sqlite3.Connection:
+        if path.is_dir():
+            raise StorageError(f"{path} is a folder, not a SQLite database")
+        new = not path.exists()
+        if new:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StorageError(f"cannot create the folder {path.parent}: {e.strerror}") from None
+        uri = "file:" + quote(str(path.absolute()))
+        try:
+            db = sqlite3.connect(uri + "?mode=rwc", uri=True, isolation_level=None, timeout=self.lock_timeout)
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as e:
+            if new:
+                raise StorageError(f"cannot create the ledger {path}: {_one_line(e)}") from None
+            if e.sqlite_errorname == "SQLITE_NOTADB":
+                raise StorageError(f"{path} is not a SQLite database") from None
+            if e.sqlite_errorname != "SQLITE_CANTOPEN" or not os.access(path, os.R_OK) or os.access(path.parent, os.W_OK):
+                raise StorageError(f"cannot open {path}: {_one_line(e)}") from None
+            # A WAL ledger in a folder nobody may write to: no writer can change it either, so
+            # read it as it stands (the -shm file SQLite wants cannot be created there).
+            db = sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True, isolation_level=None)
+        db.execute("PRAGMA synchronous=FULL")
+        return db
 
     def _q(self, sql: str, args: tuple = ()) -> list[tuple]:
         cur = self.db.execute(sql.replace("?", "%s") if self.postgres else sql, args)
@@ -112,19 +191,61 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
-    def create(self, table_obj: dict) -> str:
-        table_from_json(table_obj)
-        sid = uuid.uuid4().hex[:12]
-        with self._tx():
-            self._q("INSERT INTO sessions VALUES (?, ?, ?)", (sid, _now(), json.dumps(table_obj, ensure_ascii=False)))
-        return sid
+    # --- schema --------------------------------------------------------------------
+
+    def _tables(self) -> set[str]:
+        if self.postgres:
+            return {r[0] for r in self._q("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")}
+        return {r[0] for r in self._q("SELECT name FROM sqlite_master WHERE type = 'table'")} - {"sqlite_sequence"}
+
+    def _columns(self, table: str) -> tuple[str, ...]:
+        if self.postgres:
+            sql = "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
+            return tuple(r[0] for r in self._q(sql, (table,)))
+        return tuple(r[1] for r in self._q(f"PRAGMA table_info({table})"))
+
+    def _version(self) -> int:
+        """The schema version, 0 for an empty database; another program's tables are refused."""
+        tables = self._tables()
+        if "taiscore_schema" in tables:
+            return int(self._q("SELECT max(version) FROM taiscore_schema")[0][0] or 0)
+        ours = tables & set(LEDGER_COLUMNS)
+        foreign = ours if self.postgres else tables
+        if ours == set(LEDGER_COLUMNS) and all(self._columns(t)[: len(c)] == c for t, c in LEDGER_COLUMNS.items()):
+            return 0  # a ledger from before the schema had a version: migration 1 adopts it
+        if foreign:
+            raise StorageError(f"{self.path} is another program's database (tables {', '.join(sorted(foreign))}), not a taiscore ledger")
+        return 0
+
+    def _check_schema(self) -> None:
+        """Migrate once, under a lock, only when the schema is behind; a current one is only read."""
+        version = self._reading(self._version)
+        if version == 0 and not self.postgres:
+            self._reading(lambda: self._q("PRAGMA journal_mode=WAL"))  # kept in the file; outside any transaction
+        if version != SCHEMA:
+            self._write(self._migrate)
+
+    def _migrate(self) -> None:
+        if self.postgres:
+            self._q("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
+        version = self._version()  # again, under the lock: another process may have migrated
+        if version > SCHEMA:
+            raise StorageError(f"{self.path} holds ledger schema {version}, newer than this taiscore's {SCHEMA}: upgrade taiscore")
+        if version == 0:
+            self._q("CREATE TABLE IF NOT EXISTS taiscore_schema (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+        for n in range(version + 1, SCHEMA + 1):
+            for sql in MIGRATIONS[n - 1][self.postgres]:
+                self._q(sql)
+            self._q("INSERT INTO taiscore_schema VALUES (?, ?)", (n, _now()))
+
+    # --- reading -------------------------------------------------------------------
 
     def sessions(self) -> list[tuple[str, str, dict]]:
-        rows = self._q("SELECT id, created_at, table_json FROM sessions ORDER BY created_at, id")
+        rows = self._reading(lambda: self._q("SELECT id, created_at, table_json FROM sessions ORDER BY created_at, id"))
         return [(i, c, json.loads(t)) for i, c, t in rows]
 
     def table(self, sid: str) -> tuple[dict, Table]:
-        rows = self._q("SELECT table_json FROM sessions WHERE id = ?", (sid,))
+        rows = self._reading(lambda: self._q("SELECT table_json FROM sessions WHERE id = ?", (sid,)))
         if not rows:
             raise SessionError(f"no session {sid!r} in {self.path}")
         raw = json.loads(rows[0][0])
@@ -134,7 +255,8 @@ class Store:
         """Replay the event log into the hands as they now stand."""
         _, table = self.table(sid)
         hands: dict[int, dict] = {}
-        for eid, kind, payload in self._q("SELECT id, kind, payload FROM events WHERE session_id = ? ORDER BY id", (sid,)):
+        rows = self._reading(lambda: self._q("SELECT id, kind, payload FROM events WHERE session_id = ? ORDER BY id", (sid,)))
+        for eid, kind, payload in rows:
             data = json.loads(payload)
             if kind == "hand":
                 hands[eid] = data
@@ -148,54 +270,129 @@ class Store:
         _, table = self.table(sid)
         return replay(table, [e.record for e in self.entries(sid)])
 
+    # --- writing -------------------------------------------------------------------
+
+    def create(self, table_obj: dict) -> str:
+        table_from_json(table_obj)
+        sid = uuid.uuid4().hex[:12]
+        self._write(lambda: self._q("INSERT INTO sessions VALUES (?, ?, ?)", (sid, _now(), json.dumps(table_obj, ensure_ascii=False))))
+        return sid
+
     def add(self, sid: str, hand: dict) -> int:
-        return self._append(sid, "hand", hand, lambda entries: [e.raw for e in entries] + [hand])
+        """Append a hand, checked against the position the night stands in after its last
+        event: only the new hand is replayed."""
+
+        def extend(table: Table) -> Position:
+            rows = self._q("SELECT position FROM events WHERE session_id = ? ORDER BY id DESC LIMIT 1", (sid,))
+            if rows and rows[0][0] is None:  # written before events kept their position
+                start = replay(table, [e.record for e in self.entries(sid)]).position
+            else:
+                start = Position.from_json(json.loads(rows[0][0])) if rows else None
+            return replay(table, [hand_from_record(hand, table)], start).position
+
+        return self._append(sid, "hand", hand, extend)
 
     def undo(self, sid: str, event: int | None = None) -> int:
-        def standing(entries: list[Entry]) -> list[dict]:
+        payload: dict = {}
+
+        def standing(table: Table) -> Position:
+            entries = self.entries(sid)
             if not entries:
                 raise SessionError("nothing to undo: the session has no hands")
             target = event if event is not None else entries[-1].event
             if target not in {e.event for e in entries}:
                 raise SessionError(f"event {target} is not a hand that stands in session {sid}")
             payload["event"] = target
-            return [e.raw for e in entries if e.event != target]
+            return replay(table, [e.record for e in entries if e.event != target]).position
 
-        payload: dict = {}
         return self._append(sid, "undo", payload, standing)
 
     def amend(self, sid: str, event: int, hand: dict) -> int:
-        def standing(entries: list[Entry]) -> list[dict]:
+        def standing(table: Table) -> Position:
+            entries = self.entries(sid)
             if event not in {e.event for e in entries}:
                 raise SessionError(f"event {event} is not a hand that stands in session {sid}")
-            return [hand if e.event == event else e.raw for e in entries]
+            return replay(table, [hand_from_record(hand, table) if e.event == event else e.record for e in entries]).position
 
         return self._append(sid, "amend", {"event": event, "hand": hand}, standing)
 
-    def _append(self, sid: str, kind: str, payload: dict, standing: Callable[[list[Entry]], list[dict]]) -> int:
-        """Write one event in one transaction, once the hands standing after it still
-        replay; the session row is locked so two writers cannot both validate."""
-        with self._tx():
+    def _append(self, sid: str, kind: str, payload: dict, position: Callable[[Table], Position]) -> int:
+        """Write one event, with the position the night stands in after it, once the hands
+        standing after it still replay; the session row is locked so two writers cannot both validate."""
+
+        def write() -> int:
             if self.postgres:
                 self._q("SELECT id FROM sessions WHERE id = ? FOR UPDATE", (sid,))
             _, table = self.table(sid)
-            replay(table, [hand_from_record(r, table) for r in standing(self.entries(sid))])
+            after = position(table)
             rows = self._q(
-                "INSERT INTO events (session_id, kind, payload, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-                (sid, kind, json.dumps(payload, ensure_ascii=False), _now()),
+                "INSERT INTO events (session_id, kind, payload, created_at, position) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                (sid, kind, json.dumps(payload, ensure_ascii=False), _now(), json.dumps(after.to_json(), ensure_ascii=False)),
             )
-        return int(rows[0][0])
+            return int(rows[0][0])
 
-    def _tx(self):
-        return _Transaction(self)
+        return self._write(write)
 
+    # --- transactions and failures -------------------------------------------------
 
-class _Transaction:
-    def __init__(self, store: Store):
-        self.store = store
+    def _write(self, work: Callable[[], T]) -> T:
+        """Run work in one write transaction. A deadlock, a serialization failure or a busy
+        database is rolled back and run again (bounded, with backoff) until the lock timeout;
+        every other database failure is a StorageError."""
+        deadline = time.monotonic() + self.lock_timeout
+        for attempt in range(RETRIES + 1):
+            try:
+                with self._transaction():
+                    return work()
+            except HandError:
+                raise
+            except Exception as e:
+                if not self._transient(e) or attempt == RETRIES or time.monotonic() >= deadline:
+                    raise self._failure(e) from None
+            time.sleep(min(1.0, 0.01 * 2**attempt) * random.uniform(0.5, 1.5))
+        raise AssertionError("unreachable")
 
-    def __enter__(self) -> None:
-        self.store.db.execute("BEGIN" if self.store.postgres else "BEGIN IMMEDIATE")
+    def _reading(self, work: Callable[[], T]) -> T:
+        """Run a read; outside a write transaction its database failure is a StorageError
+        (inside one, _write decides whether to run the transaction again)."""
+        if self.in_transaction:
+            return work()
+        try:
+            return work()
+        except HandError:
+            raise
+        except Exception as e:
+            raise self._failure(e) from None
 
-    def __exit__(self, exc_type, *_: Any) -> None:
-        self.store.db.execute("ROLLBACK" if exc_type else "COMMIT")
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self.db.execute("BEGIN" if self.postgres else "BEGIN IMMEDIATE")
+        self.in_transaction = True
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            try:
+                self.db.execute("ROLLBACK")
+            except Exception:  # the connection itself failed: the error that did it is raised
+                pass
+            raise
+        finally:
+            self.in_transaction = False
+
+    def _transient(self, e: Exception) -> bool:
+        if isinstance(e, sqlite3.OperationalError):
+            return e.sqlite_errorname.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+        return getattr(e, "sqlstate", None) in ("40001", "40P01")  # serialization failure, deadlock
+
+    def _failure(self, e: Exception) -> StorageError:
+        if isinstance(e, StorageError):
+            return e
+        state, name = getattr(e, "sqlstate", None), getattr(e, "sqlite_errorname", "")
+        if state == "55P03" or name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return StorageError(f"{self.path}: another writer has held the ledger locked for over {self.lock_timeout:g} s; try again")
+        if state == "25006" or name.startswith("SQLITE_READONLY"):
+            return StorageError(f"{self.path} is read-only: the ledger cannot be written")
+        if name == "SQLITE_NOTADB":
+            return StorageError(f"{self.path} is not a SQLite database ({_one_line(e)})")
+        return StorageError(f"{self.path}: {_one_line(e)}")

@@ -140,8 +140,7 @@ def test_settlement_uses_zero_sum_pairs_to_save_transfers():
 def postgres_url():
     if pg.binaries() is None:
         pytest.skip("PostgreSQL server binaries are installed by `make test`")
-    with pg.server() as url:
-        yield url
+    return pg.shared()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
