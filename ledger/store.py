@@ -10,6 +10,7 @@ still be shown). Every failure of the database itself is a StorageError naming i
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -19,12 +20,14 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 from urllib.parse import quote
 
+import scoring
 from scoring.hand import HandError
 
 from .replay import Position, Statement, replay
@@ -102,6 +105,18 @@ class Entry:
     event: int
     raw: dict
     record: HandRecord
+
+
+@cache
+def code_version() -> str:
+    """What a kept position depends on: the ledger's and the scorer's code and rule sets.
+    A position kept by other code (taiscore upgraded mid-night) is not trusted: the night
+    is replayed instead."""
+    digest = hashlib.sha256()
+    for root in (Path(__file__).parent, Path(scoring.__file__).parent):
+        for f in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".json")):
+            digest.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _now() -> str:
@@ -284,10 +299,13 @@ class Store:
 
         def extend(table: Table) -> Position:
             rows = self._q("SELECT position FROM events WHERE session_id = ? ORDER BY id DESC LIMIT 1", (sid,))
-            if rows and rows[0][0] is None:  # written before events kept their position
+            kept = json.loads(rows[0][0] or "{}") if rows else {}
+            if not rows:
+                start = None  # the night's first hand
+            elif kept.get("code") == code_version():
+                start = Position.from_json(kept["position"])
+            else:  # kept by other code, or before events kept their position
                 start = replay(table, [e.record for e in self.entries(sid)]).position
-            else:
-                start = Position.from_json(json.loads(rows[0][0])) if rows else None
             return replay(table, [hand_from_record(hand, table)], start).position
 
         return self._append(sid, "hand", hand, extend)
@@ -327,7 +345,7 @@ class Store:
             after = position(table)
             rows = self._q(
                 "INSERT INTO events (session_id, kind, payload, created_at, position) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                (sid, kind, json.dumps(payload, ensure_ascii=False), _now(), json.dumps(after.to_json(), ensure_ascii=False)),
+                (sid, kind, json.dumps(payload, ensure_ascii=False), _now(), json.dumps({"code": code_version(), "position": after.to_json()}, ensure_ascii=False)),
             )
             return int(rows[0][0])
 
