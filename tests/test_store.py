@@ -182,6 +182,18 @@ def test_a_ledger_in_a_read_only_folder_is_shown_and_listed(tmp_path, capfd):
         refused(capfd, "cannot create the ledger", "ledger", "list", "--db", str(folder / "new.sqlite3"))
 
 
+def test_a_read_only_postgres_ledger_is_shown_but_not_written(fresh_postgres):
+    import psycopg
+
+    sid = ledger_with_a_hand(fresh_postgres)
+    with psycopg.connect(fresh_postgres, autocommit=True) as db:
+        db.execute(f"ALTER DATABASE {fresh_postgres.rsplit('/', 1)[1]} SET default_transaction_read_only = on")
+    store = Store(fresh_postgres)
+    assert store.statement(sid).balances == {"Amy": -180, "Ben": 180, "Cat": 0, "Dan": 0}
+    with pytest.raises(StorageError, match="is read-only: the ledger cannot be written"):
+        store.add(sid, {"type": "draw"})
+
+
 def test_taiscore_db_that_is_a_text_file_is_refused(tmp_path, monkeypatch, capfd):
     notes = tmp_path / "notes.txt"
     notes.write_text("Amy owes Ben 180\n" * 200)
