@@ -20,9 +20,9 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import cache
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import TypeVar
 from urllib.parse import quote
@@ -128,7 +128,7 @@ def _without_password(url: str) -> str:
     return re.sub(r"(password=)[^&]*", r"\1***", re.sub(r"(//[^:/@]*:)[^@/]*@", r"\1***@", url))
 
 
-def _one_line(e: BaseException) -> str:
+def _one_line(e: BaseException | str) -> str:
     return " ".join(str(e).split()) or type(e).__name__
 
 
@@ -170,7 +170,8 @@ class Store:
             db = psycopg.connect(url, autocommit=True, connect_timeout=10)
             db.execute("SELECT set_config('lock_timeout', %s, false)", (f"{int(self.lock_timeout * 1000)}ms",))
         except psycopg.Error as e:
-            raise StorageError(f"cannot connect to PostgreSQL at {where}: {_one_line(e)}") from None
+            reason = str(e).strip().splitlines()[0].rsplit("failed: ", 1)[-1] if str(e).strip() else type(e).__name__
+            raise StorageError(f"cannot connect to PostgreSQL at {where}: {_one_line(reason)}") from None
         return db
 
     def _connect_sqlite(self, path: Path) -> sqlite3.Connection:
