@@ -10,6 +10,17 @@ from scoring.text import pad
 from .replay import Statement
 
 TYPE_NAMES = {"win": "胡 win", "draw": "流局 draw", "false_win": "詐胡 false win", "cut": "斬拉 cut"}
+# Payment kinds (replay.Payment.kind) as the table calls them; the JSON and CSV keep the ids.
+KIND_NAMES = {
+    "win": "胡 win",
+    "at_once": "大雞 paid at once",
+    "immediate": "暗槓 / 一台花 / 一台草 paid at once",
+    "false_win": "詐胡 false win",
+    "kick_half": "踢半 kick half",
+    "chain_paid": "拉 paid as it stands",
+    "cut": "斬拉 cut",
+    "chain_end": "拉 paid at the end",
+}
 
 
 def statement_text(s: Statement) -> str:
@@ -18,7 +29,7 @@ def statement_text(s: Statement) -> str:
     for h in s.hands:
         pts = ", ".join(f"{p} {v}" for p, v in h.points.items())
         lines.append(f"hand {h.number:>2}  {TYPE_NAMES[h.type]:<16} round {h.round}  dealer {h.dealer} (連{h.streak})  {pts}".rstrip())
-        lines += [f"          {p.payer} -> {p.payee}: {p.amount} ({p.kind})" for p in h.payments]
+        lines += [f"          {p.payer} -> {p.payee}: {p.amount} ({KIND_NAMES[p.kind]})" for p in h.payments]
         lines += [f"          {_chain(c)} set aside 拉" for c in h.set_aside if c not in before]
         before = list(h.set_aside)
     if s.pending:

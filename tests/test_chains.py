@@ -243,6 +243,14 @@ def test_open_chains_are_pending_listed_in_the_text_and_paid_at_the_end():
     assert text.split("open 拉 chains")[1].split("balances:")[0].count("口") == 2
 
 
+def test_the_text_names_each_payment_as_the_table_does():
+    s = audit([win("Ben", 5, "Cat"), win("Cat", 1, "Ben"), win("Dan", 2, "Amy"), win("Dan", 2, "Amy"), win("Dan", 2, "Amy"), CUT | {"payer": "Amy", "payee": "Dan"}], **HK)
+    text = statement_text(s)
+    for line in ["Ben -> Cat: 32 (大雞 paid at once)", "Cat -> Ben: 10 (踢半 kick half)", "Amy -> Dan: ", "(斬拉 cut)"]:
+        assert line in text
+    assert "kick_half" not in text and "at_once" not in text
+
+
 def test_seed_000_eight_fan_on_a_discard_is_eighteen_dollars():
     """Seed 000: 一番 $1, 一底 $10: 出沖 8 番的價錢就是 $18 (自摸: each pays the same)."""
     s = audit([win("Ben", 8, "Cat"), win("Dan", 8, None)], ruleset="hk-taiwan", stakes={"base": 10, "point": 1})
