@@ -222,7 +222,8 @@ def test_immediate_payments_never_enter_a_chain():
 
 def test_points_include_double_win_and_a_full_hand_gets_it_added():
     """RULINGS Ledger: recorded points are the whole hand value, 雙響 included; a full hand
-    scored by the ledger gets 一炮雙響 (5 番, seed 000) added when two win on one discard."""
+    scored by the ledger gets 一炮雙響 (5 番, seed 000) added when two win on one discard,
+    一炮三響 (10 番) when three do."""
     s = audit([off("Dan", Ben=6, Cat=6)], **HK)
     assert s.hands[0].payments == ()
     assert chains(s.hands[0]) == {("Dan", "Ben", 22, 1), ("Dan", "Cat", 22, 1)}
@@ -230,6 +231,9 @@ def test_points_include_double_win_and_a_full_hand_gets_it_added():
     alone = audit([{"type": "win", "winners": [{"player": "Ben", "hand": hand}], "discarder": "Dan"}], **HK)
     shared = audit([{"type": "win", "winners": [{"player": "Ben", "hand": hand}, {"player": "Cat", "points": 6}], "discarder": "Dan"}], **HK)
     assert shared.hands[0].points["Ben"] - alone.hands[0].points["Ben"] == 5
+    three = [{"player": "Ben", "hand": hand}, {"player": "Cat", "points": 6}, {"player": "Amy", "points": 6}]
+    tripled = audit([{"type": "win", "winners": three, "discarder": "Dan"}], **HK)
+    assert tripled.hands[0].points["Ben"] - alone.hands[0].points["Ben"] == 10  # 一炮三響 10 (seed 000)
     with pytest.raises(SessionError, match="says double_win but 1 player"):
         audit([{"type": "win", "winners": [{"player": "Ben", "hand": {**hand, "events": ["double_win"]}}], "discarder": "Dan"}], **HK)
 
