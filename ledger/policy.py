@@ -83,7 +83,8 @@ class Chains:
 
 @dataclass(frozen=True)
 class LedgerPolicy:
-    ruleset: str
+    """One rule set's `"ledger"` block, checked: replay reads the rule set's ledger meaning only from here."""
+
     streak_up_on: frozenset[str]  # dealer_win, draw: when the dealer's streak n goes up by one
     false_win: FalseWin
     several_winners: Mapping[int, str]  # winners on one discard -> the event added to each full hand
@@ -138,7 +139,7 @@ def _false_win(raw: Any, rs: Ruleset, where: str) -> FalseWin:
 def _by_count(raw: Any, where: str, least: int, known: Mapping[str, Any], what: str) -> Mapping[int, str]:
     out = {}
     for key, name in _object(raw, where).items():
-        if not key.isdigit():
+        if not key.isdecimal():
             raise LedgerPolicyError(f"{where}: key {key!r} must be a whole number")
         if name not in known:
             raise LedgerPolicyError(f"{where}.{key} names {name!r}, not {what} of this rule set")
@@ -165,7 +166,6 @@ def policy_from_json(raw: Any, rs: Ruleset) -> LedgerPolicy:
     if not isinstance(streak, list) or len(set(streak)) != len(streak) or not set(streak) <= set(STREAK_MOMENTS):
         raise LedgerPolicyError(f"{where}.streak_up_on must list distinct moments out of {', '.join(STREAK_MOMENTS)}: got {streak!r}")
     return LedgerPolicy(
-        ruleset=rs.id,
         streak_up_on=frozenset(streak),
         false_win=_false_win(raw["false_win"], rs, f"{where}.false_win"),
         several_winners=_by_count(raw["several_winners"], f"{where}.several_winners", 2, rs.events, "an event"),

@@ -288,6 +288,7 @@ TAIWAN_BLOCK = {"streak_up_on": ["dealer_win", "draw"], "false_win": {"bases": 3
         ({"chains": {"cut_every": 0, "cut_any_from": 3, "cut_any_option": "migi"}}, "cut_every must be a whole number, 1 or more"),
         ({"chains": {"cut_every": 3, "cut_any_from": 3, "cut_any_option": "rounds"}}, "rounds must take a bool"),
         ({"points_read_as": {"1": "chicken"}}, "names 'chicken', not an item"),
+        ({"points_read_as": {"²": "self_drawn"}}, "key '²' must be a whole number"),
     ],
 )
 def test_the_ledger_block_is_checked_when_loaded(change, message):
