@@ -4,11 +4,13 @@ between each payer A and winner B and only change hands when the chain ends.
 - B wins off A again (or B self-draws): set-aside x1.5 rounded up, plus the new hand.
 - A wins off B (or A self-draws): 踢半, A pays B half the set-aside rounded down, and
   B now owes A the new hand (or pays it at once when it is 大雞).
-- B wins off someone else: the chain waits unchanged (it rides on B's run). Anyone
-  else wins, A included, and B does not: the set-aside is paid as it stands. With
-  several winners on one discard the one who is in the chain resolves it.
-- A draw, a false win or a 大雞 won by B carries every chain on. The payer may 斬拉
-  (settle at once) at the counts of 口 the rule set allows.
+- B wins off someone else: the chain waits unchanged (it rides on B's run). A wins off
+  someone other than B, or a third player wins, and B does not: the set-aside is paid
+  as it stands. With several winners on one discard the one who is in the chain resolves it.
+- 大雞 is paid at once but is still a win: B's 大雞 off A leaves the chain as it is, A's
+  off B kicks half, anyone else's pays it as it stands.
+- A draw or a false win carries every chain on. The payer may 斬拉 (settle at once) at
+  the counts of 口 the rule set allows.
 """
 
 from __future__ import annotations

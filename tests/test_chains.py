@@ -202,7 +202,7 @@ def test_chicken_recorded_by_points_is_paid_at_once_at_ten_fan_and_never_chained
     assert amounts(s.hands[0]) == [("Cat", "Ben", 100 + 20, "win")]
 
 
-def test_chicken_leaves_its_winners_chain_waiting_and_kicks_half_of_the_payers():
+def test_chicken_leaves_its_winners_chain_waiting_kicks_half_of_the_payers_and_a_third_players_pays_it():
     # Ben's 大雞 off Cat: Cat's 20 to Ben neither grows nor is paid.
     s = audit([win("Ben", 5, "Cat"), win("Ben", 1, "Cat")], **HK)
     assert amounts(s.hands[1]) == [("Cat", "Ben", 10 + 11 * 2, "at_once")]
@@ -210,6 +210,10 @@ def test_chicken_leaves_its_winners_chain_waiting_and_kicks_half_of_the_payers()
     # Cat's 大雞 off Ben (the dealer, +1) breaks the chain as any win of A off B: 踢半.
     s = audit([win("Ben", 5, "Cat"), win("Cat", 1, "Ben")], **HK)
     assert sorted(amounts(s.hands[1])) == [("Ben", "Cat", 10 + 11 * 2, "at_once"), ("Cat", "Ben", 10, "kick_half")]
+    assert s.hands[1].set_aside == ()
+    # Dan's 大雞 off Amy is a third player's win: Cat pays the 20 as it stands.
+    s = audit([win("Ben", 5, "Cat"), win("Dan", 1, "Amy")], **HK)
+    assert sorted(amounts(s.hands[1])) == [("Amy", "Dan", 10 + 10 * 2, "at_once"), ("Cat", "Ben", 20, "chain_paid")]
     assert s.hands[1].set_aside == ()
 
 
