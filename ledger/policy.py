@@ -100,9 +100,10 @@ def _object(block: Any, where: str) -> dict:
 
 def _keys(block: Any, where: str, required: set[str]) -> dict:
     block = _object(block, where)
-    missing, unknown = sorted(required - set(block)), sorted(set(block) - required)
-    if missing or unknown:
-        raise LedgerPolicyError(f"{where}: " + "; ".join(f"{what} key(s) {', '.join(keys)}" for what, keys in (("missing", missing), ("unknown", unknown)) if keys))
+    if missing := sorted(required - set(block)):
+        raise LedgerPolicyError(f"{where}: missing key(s) {', '.join(missing)}")
+    if unknown := sorted(set(block) - required):
+        raise LedgerPolicyError(f"{where}: unknown key(s) {', '.join(unknown)}")
     return block
 
 
