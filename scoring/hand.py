@@ -45,7 +45,7 @@ MELD_KINDS = ("chi", "pon", "kong", "ankong")
 INPUT_KEYS = frozenset(
     {
         "ruleset", "options", "concealed", "melds", "flowers", "winning_tile",
-        "self_drawn", "seat", "round", "streak", "discarder", "events", "pool", "stakes",
+        "self_drawn", "seat", "round", "streak", "discarder", "events", "pool", "stakes", "eighth_flower",
     }
 )
 
@@ -108,6 +108,7 @@ class Hand:
     pool: tuple[int, ...] = ()
     stakes: Stakes | None = None  # None: the rule set's usual stakes
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    eighth_flower: str | None = None  # seat holding the eighth flower when seven were self-drawn (七搶一 情況一)
 
     @property
     def is_dealer(self) -> bool:
@@ -117,6 +118,11 @@ class Hand:
     def tile_count(self) -> int:
         """Tiles as RULINGS 8 counts them: a kong counts 3."""
         return len(self.concealed) + 3 * len(self.melds)
+
+    @property
+    def four_kongs(self) -> bool:
+        """四槓牌 on the table: where the rule set says so, a win without a hand (16 or 17 tiles)."""
+        return sum(1 for m in self.melds if m.is_kong) == 4
 
     @property
     def held(self) -> tuple[int, ...]:
@@ -192,6 +198,7 @@ def hand_from_json(obj: Any, default_ruleset: str = "taiwan") -> Hand:
     if not isinstance(ruleset, str):
         raise HandError(f"ruleset must be a name, got {ruleset!r}")
     discarder = obj.get("discarder")
+    eighth = obj.get("eighth_flower")
     hand = Hand(
         ruleset=ruleset,
         concealed=concealed,
@@ -207,6 +214,7 @@ def hand_from_json(obj: Any, default_ruleset: str = "taiwan") -> Hand:
         pool=pool,
         stakes=stakes,
         options=MappingProxyType(dict(options)),
+        eighth_flower=None if eighth is None else _wind(eighth, "eighth_flower"),
     )
     validate(hand)
     return hand
@@ -249,6 +257,8 @@ def _contradiction(hand: Hand) -> str | None:
         ("seven_rob_one" in ev and sd, "seven_rob_one (七搶一) is paid by the holder of the eighth flower: name them as discarder"),
         (len(ev & {"last_tile", "last_discard", "heavenly"}) > 1, "the last tile of the wall cannot also be the first"),
         ("robbing_kong" in ev and bool(ev & {"replacement", "double_replacement"}), "robbing a kong is not a replacement-tile win"),
+        (hand.eighth_flower is not None and not (sd and len(hand.flowers) == 7), "eighth_flower names who holds the eighth flower when a player with seven self-draws"),
+        (hand.eighth_flower == hand.seat, "the winner cannot hold the eighth flower as well as seven"),
     ]
     return next((msg for bad, msg in rules if bad), None)
 
@@ -259,9 +269,9 @@ def validate(hand: Hand) -> None:
     if len(hand.melds) > 5:
         raise HandError(f"{len(hand.melds)} melds: a hand has at most five sets")
     n = hand.tile_count
-    if flower_win:
+    if flower_win or hand.four_kongs:
         if n not in (16, 17):
-            raise HandError(f"a flower win holds 16 or 17 tiles (kongs count 3), got {n}")
+            raise HandError(f"a flower or four-kong win holds 16 or 17 tiles (kongs count 3), got {n}")
     elif n != 17:
         raise HandError(f"a winning hand has 17 tiles (kongs count 3), got {n}")
     copies = list(hand.held)
@@ -272,7 +282,7 @@ def validate(hand: Hand) -> None:
         raise HandError(f"a fifth copy of {', '.join(over)}: the set has four of each tile")
     if hand.winning_tile is not None and hand.winning_tile not in hand.concealed:
         raise HandError(f"winning tile {code(hand.winning_tile)} is not among the concealed tiles (they include the winning tile)")
-    if hand.winning_tile is None and not flower_win:
+    if hand.winning_tile is None and not (flower_win or hand.four_kongs):
         raise HandError("winning_tile is missing")
     if not hand.self_drawn:
         if hand.discarder is None:

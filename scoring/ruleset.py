@@ -1,10 +1,12 @@
 """Rule sets are data: a table of items (pattern, value, what it replaces) plus
-house options. A new rule set is a JSON file in `rulesets/` and at most a few new
-patterns."""
+typed house options. A new rule set is a JSON file in `rulesets/` and at most a few
+new patterns (see `registry.py`); everything in it is checked when it is loaded,
+so a typo is refused by name instead of silently giving a fallback."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cache, cached_property
@@ -12,11 +14,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from . import patterns_hk  # noqa: F401  (registers the hk-taiwan patterns)
 from .hand import HandError, Stakes
-from .patterns import PATTERNS, Pattern
+from .patterns import Pattern
+from .registry import PATTERNS
 
 RULESET_DIR = Path(__file__).parent / "rulesets"
+COMMON_OPTIONS = Path(__file__).parent / "options.json"  # options several rule sets share, documented once
+SEED_REF = re.compile(r"(\d{3}):(\d+)")  # an item's seed line: "003:45" is line 45 of seed 003_...
+PAID_BY = ("eighth_flower",)
 
 
 class RulesetError(HandError):
@@ -25,28 +30,57 @@ class RulesetError(HandError):
 
 @dataclass(frozen=True)
 class ItemRule:
+    """One row of a table; its pattern is the function named as its id (registry.py)."""
+
     id: str
     name: str
     name_en: str
     value: int
+    seed: str  # where the seed states it: "003:45", line 45 of the seed file starting 003_
     pattern: Pattern
     replaces: tuple[str, ...] = ()
     dealer: bool = False  # 莊家/連莊: added only to payments that involve the dealer
-    needs_hand: bool = True  # False: also scores a flower win without five sets and a pair
+    needs_hand: bool = True  # False: also scores a win without five sets and a pair (flower wins, 四槓牌)
     alone: bool = False  # when it applies, no other hand item counts (七搶一)
     option: str | None = None  # the house option that switches it on
     immediate: int = 0  # 底 each other player pays at once, per occurrence (暗槓, 一台花)
-    fallback: bool = False  # scores only when no other hand item does (大雞), but those it replaces
+    when_total: int | None = None  # paid instead of a hand whose items come to exactly this (大雞: 1)
     at_once: bool = False  # the hand's payments are made at once, never chained (大雞)
+    as_self_drawn: bool = False  # a win paid as self-drawn by all three: the hand must say self_drawn (四槓牌)
+    paid_by: str | None = None  # "eighth_flower": added to that holder's payment only (七搶一 情況一)
     value_option: str | None = None  # a house option that sets the value (天胡 16 or 24 ...)
     stack_option: str | None = None  # a house option under which it replaces nothing (花槓 on top of 正花)
 
 
+OPTION_TYPES = ("bool", "int", "choice")
+
+
 @dataclass(frozen=True)
 class Option:
+    """A house-rule switch: its type and range are checked wherever a value comes in."""
+
     name: str
+    type: str  # bool, int or choice
     default: Any
+    label: str  # Chinese, for the app
+    label_en: str
     doc: str
+    min: int | None = None  # int: inclusive range
+    max: int | None = None
+    choices: tuple[str, ...] = ()  # choice: the allowed strings
+
+    def check(self, value: Any, where: str) -> Any:
+        """`value` when it fits the option; a RulesetError naming the option otherwise."""
+        if self.type == "bool":
+            ok, wants = isinstance(value, bool), "a bool (true or false)"
+        elif self.type == "int":
+            ok = isinstance(value, int) and not isinstance(value, bool) and self.min <= value <= self.max
+            wants = f"a whole number from {self.min} to {self.max}"
+        else:
+            ok, wants = isinstance(value, str) and value in self.choices, "one of " + ", ".join(repr(c) for c in self.choices)
+        if not ok:
+            raise RulesetError(f"option {self.name} of {where} takes {wants}, got {value!r}")
+        return value
 
 
 @dataclass(frozen=True)
@@ -62,19 +96,17 @@ class Ruleset:
     items: tuple[ItemRule, ...]
     shapes: tuple[str, ...] = ()  # special winning shapes beyond five sets and a pair
 
-    def resolve_options(self, given: Mapping[str, Any]) -> Mapping[str, Any]:
-        """Defaults overridden by the table's choices; an unknown option is refused."""
+    def resolve_options(self, given: Any) -> Mapping[str, Any]:
+        """Defaults overridden by the table's choices; an unknown option, a wrong type
+        or a value out of range is refused by name."""
+        if not isinstance(given, Mapping):
+            raise RulesetError(f"options must be an object of house-rule switches, got {given!r}")
         unknown = sorted(set(given) - set(self.options))
         if unknown:
             known = ", ".join(self.options) or "none"
-            raise RulesetError(f"unknown option(s) {', '.join(unknown)} for rule set {self.id}; known: {known}")
-        out = {}
-        for name, opt in self.options.items():
-            value = given.get(name, opt.default)
-            if type(value) is not type(opt.default):
-                raise RulesetError(f"option {name} takes a {type(opt.default).__name__}, got {value!r}")
-            out[name] = value
-        return MappingProxyType(out)
+            raise RulesetError(f"unknown option(s) {', '.join(map(str, unknown))} for rule set {self.id}; known: {known}")
+        where = f"rule set {self.id}"
+        return MappingProxyType({n: opt.check(given[n], where) if n in given else opt.default for n, opt in self.options.items()})
 
     def check_events(self, events: frozenset[str], options: Mapping[str, Any]) -> None:
         for event in sorted(events):
@@ -89,27 +121,79 @@ class Ruleset:
         return MappingProxyType({i.id: i for i in self.items})
 
     @cached_property
-    def fallback(self) -> ItemRule | None:
-        """The item that scores only when nothing else does (大雞), if the table has one."""
-        return next((i for i in self.items if i.fallback), None)
+    def instead_of_total(self) -> ItemRule | None:
+        """The item paid instead of a hand of one exact total (大雞), if the table has one."""
+        return next((i for i in self.items if i.when_total is not None), None)
 
     def item(self, item_id: str) -> ItemRule:
         return self.by_id[item_id]
 
 
-def _item(raw: dict[str, Any]) -> ItemRule:
+def read_options(ruleset_id: str, raw: Any) -> Mapping[str, Any]:
+    """A hand's (or a table's) raw `options` checked against its rule set: the one call
+    a reader of input makes. Raises RulesetError (a HandError) naming the option."""
+    return load(ruleset_id).resolve_options(raw)
+
+
+def _option(name: str, raw: Any, common: Mapping[str, Any], where: str) -> Option:
+    """An option of a data file: a common one (options.json) may only change its default."""
+    if not isinstance(raw, dict):
+        raise RulesetError(f"{where}: option {name} must be an object")
+    if name in common:
+        if set(raw) - {"default"}:
+            raise RulesetError(f"{where}: option {name} is common (options.json); a rule set sets only its default")
+        raw = {**common[name], **raw}
+    keys = {f.name for f in fields(Option)} - {"name"}
+    unknown, missing = set(raw) - keys, {"type", "default", "label", "label_en", "doc"} - set(raw)
+    if unknown or missing:
+        raise RulesetError(f"{where}: option {name}: unknown key(s) {sorted(unknown)}, missing {sorted(missing)}")
+    if raw["type"] not in OPTION_TYPES:
+        raise RulesetError(f"{where}: option {name}: type must be one of {', '.join(OPTION_TYPES)}")
+    if raw["type"] == "int" and not (isinstance(raw.get("min"), int) and isinstance(raw.get("max"), int)):
+        raise RulesetError(f"{where}: option {name}: an int option declares min and max")
+    if raw["type"] == "choice" and not raw.get("choices"):
+        raise RulesetError(f"{where}: option {name}: a choice option declares its choices")
+    option = Option(name=name, **{**raw, "choices": tuple(raw.get("choices", ()))})
+    option.check(option.default, where)
+    return option
+
+
+def _item(raw: dict[str, Any], seeds: tuple[str, ...], where: str) -> ItemRule:
     """One row of a data file; a key the table does not know is a typo, refused."""
-    pattern_name = raw.get("pattern", raw["id"])
-    if pattern_name not in PATTERNS:
-        raise ValueError(f"item {raw['id']}: no pattern named {pattern_name}")
-    unknown = set(raw) - {f.name for f in fields(ItemRule)}
+    item_id = raw.get("id")
+    if item_id not in PATTERNS:
+        raise RulesetError(f"{where}: item {item_id}: no pattern named {item_id} (registry.py)")
+    unknown = set(raw) - {f.name for f in fields(ItemRule)} | ({"pattern"} & set(raw))
     if unknown:
-        raise ValueError(f"item {raw['id']}: unknown key(s) {sorted(unknown)}")
-    return ItemRule(**{**raw, "pattern": PATTERNS[pattern_name], "replaces": tuple(raw.get("replaces", ()))})
+        raise RulesetError(f"{where}: item {item_id}: unknown key(s) {sorted(unknown)}")
+    ref = SEED_REF.fullmatch(str(raw.get("seed", "")))
+    if not ref or not any(s.startswith(ref[1] + "_") for s in seeds):
+        raise RulesetError(f"{where}: item {item_id}: seed must name a line of its rule set's seeds, as \"003:45\"")
+    if raw.get("paid_by") not in (None, *PAID_BY):
+        raise RulesetError(f"{where}: item {item_id}: paid_by must be one of {', '.join(PAID_BY)}")
+    return ItemRule(**{**raw, "pattern": PATTERNS[item_id], "replaces": tuple(raw.get("replaces", ()))})
 
 
 def names() -> list[str]:
     return sorted(p.stem for p in RULESET_DIR.glob("*.json"))
+
+
+@cache
+def _common_options() -> Mapping[str, Any]:
+    return json.loads(COMMON_OPTIONS.read_text(encoding="utf-8"))
+
+
+def _check_references(items: tuple[ItemRule, ...], options: Mapping[str, Option], where: str) -> None:
+    """What an item names must exist: the items it replaces, and options of the right type."""
+    ids = {i.id for i in items}
+    for i in items:
+        missing = set(i.replaces) - ids
+        if missing:
+            raise RulesetError(f"{where}: item {i.id} replaces unknown {sorted(missing)}")
+        for key, wants in (("option", "bool"), ("stack_option", "bool"), ("value_option", "int")):
+            name = getattr(i, key)
+            if name and (name not in options or options[name].type != wants):
+                raise RulesetError(f"{where}: item {i.id}: {key} {name} must be a {wants} option of the rule set")
 
 
 @cache
@@ -118,15 +202,18 @@ def load(ruleset_id: str) -> Ruleset:
     if not path.is_file():
         raise RulesetError(f"unknown rule set {ruleset_id!r}; known: {', '.join(names())}")
     raw = json.loads(path.read_text(encoding="utf-8"))
-    items = tuple(_item(i) for i in raw["items"])
-    ids = {i.id for i in items}
-    for i in items:
-        missing = set(i.replaces) - ids
-        if missing:
-            raise ValueError(f"{ruleset_id}: item {i.id} replaces unknown {sorted(missing)}")
-        unknown = {o for o in (i.option, i.value_option, i.stack_option) if o} - set(raw["options"])
-        if unknown:
-            raise ValueError(f"{ruleset_id}: item {i.id} names unknown option(s) {sorted(unknown)}")
+    where = f"rule set {ruleset_id}"
+    unknown = set(raw) - {f.name for f in fields(Ruleset)} - {"ledger"}  # the ledger block: ledger/policy.py
+    if unknown:
+        raise RulesetError(f"{where}: unknown key(s) {sorted(unknown)}")
+    seeds = tuple(s.strip() for s in raw["seed"].split("+"))
+    options = MappingProxyType({k: _option(k, v, _common_options(), where) for k, v in raw["options"].items()})
+    items = tuple(_item(i, seeds, where) for i in raw["items"])
+    _check_references(items, options, where)
+    events = raw["events"]
+    bad = {e: o for e, o in events.items() if o is not None and (o not in options or options[o].type != "bool")}
+    if bad:
+        raise RulesetError(f"{where}: event(s) {sorted(bad)} need a bool option of the rule set")
     return Ruleset(
         id=raw["id"],
         name=raw["name"],
@@ -134,8 +221,8 @@ def load(ruleset_id: str) -> Ruleset:
         unit=raw["unit"],
         stakes=Stakes(**raw["stakes"]),
         minimum=raw["minimum"],
-        events=MappingProxyType(raw["events"]),
-        options=MappingProxyType({k: Option(k, v["default"], v["doc"]) for k, v in raw["options"].items()}),
+        events=MappingProxyType(events),
+        options=options,
         items=items,
         shapes=tuple(raw.get("shapes", ())),
     )

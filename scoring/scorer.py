@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .hand import FLOWER_WINS, Hand, HandError, Stakes
+from .hand import Hand, HandError, Stakes
 from .reading import Reading, readings
-from .ruleset import ItemRule, Ruleset, load
+from .ruleset import ItemRule, Ruleset, RulesetError, load
 from .tiles import WINDS, code, format_tiles
 
 
@@ -51,6 +51,7 @@ class Score:
     items: tuple[Item, ...]
     dealer_items: tuple[Item, ...]
     payments: tuple[Payment, ...]
+    payer_items: tuple[Item, ...] = ()  # paid by one named player only (七搶一 情況一: the eighth flower's holder)
 
     @property
     def total(self) -> int:
@@ -68,6 +69,7 @@ class Score:
             "total": self.total,
             "items": [i.to_json() for i in self.items],
             "dealer_items": [i.to_json() for i in self.dealer_items],
+            **({"payer_items": [i.to_json() for i in self.payer_items]} if self.payer_items else {}),
             "sets": [s.to_json() for s in r.sets],
             "pair": format_tiles([r.pair, r.pair]) if r.pair is not None else None,
             "wait": r.wait,
@@ -115,21 +117,27 @@ def _resolve(rules: list[ItemRule], found: dict[str, Item], options: Mapping[str
     return tuple(out)
 
 
-def _items(rs: Ruleset, r: Reading, dealer: bool) -> tuple[Item, ...]:
+def _items(rs: Ruleset, r: Reading, dealer: bool = False, paid_by: str | None = None) -> tuple[Item, ...]:
+    """The items of one group (hand items, dealer items, or those one payer alone pays)
+    that apply to a reading, after replacements."""
     rules = [
         rule
         for rule in rs.items
         if rule.dealer == dealer
-        and not rule.fallback
+        and rule.paid_by == paid_by
+        and rule.when_total is None
         and (dealer or r.complete or not rule.needs_hand)
         and (not rule.option or r.options[rule.option])
     ]
     found = {rule.id: item for rule in rules if (item := _applicable(rule, r))}
-    items = _resolve(rules, found, r.options)
-    fallback = rs.fallback
-    if fallback and not dealer and r.complete and all(i.id in fallback.replaces for i in items):
-        gone = tuple(i.id for i in items)
-        items = (Item(fallback.id, fallback.name, fallback.name_en, fallback.value, replaced=gone),)
+    return _resolve(rules, found, r.options)
+
+
+def _paid_instead(rs: Ruleset, r: Reading, items: tuple[Item, ...]) -> tuple[Item, ...]:
+    """A hand whose best reading comes to exactly `when_total` is paid as that item (大雞)."""
+    instead = rs.instead_of_total
+    if instead and r.complete and sum(i.value for i in items) == instead.when_total:
+        return (Item(instead.id, instead.name, instead.name_en, instead.value, replaced=tuple(i.id for i in items)),)
     return items
 
 
@@ -150,12 +158,16 @@ def win_payments(seat: str, discarder: str | None, total: int, dealer_total: int
     return out
 
 
-def _payments(hand: Hand, rs: Ruleset, items: tuple[Item, ...], dealer_total: int) -> tuple[Payment, ...]:
-    """RULINGS 6, then the immediate payments outside the hand value (暗槓, 一台花 ...)."""
+def _payments(hand: Hand, rs: Ruleset, items: tuple[Item, ...], dealer_total: int, payer_items: tuple[Item, ...]) -> tuple[Payment, ...]:
+    """RULINGS 6 (the eighth flower's holder adds what they alone pay), then the
+    immediate payments outside the hand value (暗槓, 一台花 ...)."""
     stakes = hand.stakes or rs.stakes
     kind = "at_once" if any(rs.by_id[i.id].at_once for i in items) else "win"
     discarder = None if hand.self_drawn else hand.discarder
     out = win_payments(hand.seat, discarder, sum(i.value for i in items), dealer_total, stakes, kind)
+    extra = sum(i.value for i in payer_items)
+    if extra:
+        out = [replace(p, points=p.points + extra, amount=p.amount + extra * stakes.point) if p.payer == hand.eighth_flower else p for p in out]
     for item in items:
         bases = rs.by_id[item.id].immediate * item.count
         if bases:
@@ -168,21 +180,26 @@ def score(hand: Hand) -> Score:
     rs = load(hand.ruleset)
     options = rs.resolve_options(hand.options)
     rs.check_events(hand.events, options)
+    if hand.eighth_flower is not None and not any(i.paid_by == "eighth_flower" for i in rs.items):
+        raise RulesetError(f"eighth_flower has no meaning in rule set {rs.id}")
     candidates = readings(hand, options, rs.shapes) if hand.tile_count == 17 else []
     if not candidates:
-        if not hand.events & FLOWER_WINS:
+        bare = Reading(hand, options)  # a win without a hand: flowers (RULINGS 11) or 四槓牌
+        if not _items(rs, bare):
             raise HandError(
                 f"not a winning hand: {format_tiles(hand.concealed)} with {len(hand.melds)} meld(s) "
                 "is not five sets and a pair"
             )
-        candidates = [Reading(hand, options)]
-    best = max(
-        ((r, _items(rs, r, dealer=False)) for r in candidates),
-        key=lambda ri: sum(i.value for i in ri[1]),
-    )
-    reading, items = best
-    dealer_items = _items(rs, reading, dealer=True)
+        candidates = [bare]
+    reading, best = max(((r, _items(rs, r)) for r in candidates), key=lambda ri: sum(i.value for i in ri[1]))
+    items = _paid_instead(rs, reading, best)
     total = sum(i.value for i in items)
     if total < rs.minimum:
         raise HandError(f"below the minimum: {total} {rs.unit}, rule set {rs.id} needs at least {rs.minimum}")
-    return Score(rs, hand, reading, items, dealer_items, _payments(hand, rs, items, sum(i.value for i in dealer_items)))
+    as_self_drawn = [i.id for i in items if rs.by_id[i.id].as_self_drawn]
+    if as_self_drawn and not hand.self_drawn:
+        raise HandError(f"{', '.join(as_self_drawn)} is paid as self-drawn by all three: set self_drawn")
+    dealer_items = _items(rs, reading, dealer=True)
+    payer_items = _items(rs, reading, paid_by="eighth_flower")
+    payments = _payments(hand, rs, items, sum(i.value for i in dealer_items), payer_items)
+    return Score(rs, hand, reading, items, dealer_items, payments, payer_items)

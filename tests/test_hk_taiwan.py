@@ -23,97 +23,97 @@ def B(**kw):
 
 
 CASES = {
-    "single_wait": (B(win="3m"), B()),
-    "false_single": (dict(concealed="11122m456p789p234s678s", win="2m"), B()),
-    "pair_wait": (dict(concealed="555m777p123s456s789s99p", win="7p"), B()),
-    "pair_258": (B(), dict(concealed="123m456m789p234s678s11p", win="4m")),
-    "self_drawn": ({**CHI, "self_drawn": True}, CHI),
-    "replacement_win": ({**CHI, "self_drawn": True, "events": ["replacement"]}, {**CHI, "self_drawn": True}),
-    "double_replacement_win": ({**CHI, "self_drawn": True, "events": ["double_replacement"]}, {**CHI, "self_drawn": True, "events": ["replacement"]}),
-    "concealed_hand": (B(), CHI),
-    "concealed_self_drawn": (B(self_drawn=True), {**CHI, "self_drawn": True}),
-    "ready": (B(events=["ready"]), B()),
-    "ready_one_round": (B(events=["ready", "ready_one_round"]), B(events=["ready"])),
-    "half_melded": (dict(concealed="55p", melds=FIVE_MELDS, win="5p", self_drawn=True), dict(concealed="55p", melds=FIVE_MELDS, win="5p")),
-    "all_melded": (dict(concealed="55p", melds=FIVE_MELDS, win="5p"), dict(concealed="55p", melds=FIVE_MELDS, win="5p", self_drawn=True)),
-    "last_tile": (B(self_drawn=True, events=["last_tile"]), B(self_drawn=True)),
-    "last_discard": (B(events=["last_discard"]), B()),
-    "no_honours": (B(flowers="2f"), dict(concealed="123m456m789p234s777z55p", win="4m", flowers="2f")),
-    "no_flowers": (dict(concealed="123m456m789p234s777z55p", win="4m"), dict(concealed="123m456m789p234s777z55p", win="4m", flowers="1f")),
-    "no_honours_no_flowers": (dict(concealed="123m456m789p234s666s55p", win="4m"), dict(concealed="123m456m789p234s666s55p", win="4m", flowers="1f")),
-    "exposed_kong": (dict(concealed="456m789p234s678s55p", melds=["kong 1111m"], win="4m"), dict(concealed="456m789p234s678s55p", melds=["ankong 1111m"], win="4m")),
-    "concealed_kong": (dict(concealed="456m789p234s678s55p", melds=["ankong 1111m"], win="4m"), dict(concealed="456m789p234s678s55p", melds=["kong 1111m"], win="4m")),
-    "robbing_kong": (B(events=["robbing_kong"]), B()),
-    "flowers": (B(flowers="3f"), B()),
-    "flower_grass": (B(flowers="1368f"), B(flowers="136f")),
-    "flower_set": (B(flowers="1234f"), B(flowers="1235f")),
-    "seven_flowers": (B(flowers="1234567f"), B(flowers="123456f")),
-    "seven_rob_one": (B(flowers="1234567f", events=["seven_rob_one"]), B(flowers="1234567f")),
-    "eight_flowers": (B(flowers="12345678f", self_drawn=True, events=["eight_flowers"]), B(flowers="1234567f", self_drawn=True)),
-    "wind_pung": (dict(concealed="123m456m789p234s333z55p", win="4m"), B()),
-    "dragon_pung": (dict(concealed="123m456m789p234s777z55p", win="4m"), B()),
-    "pinghu": (dict(concealed="123m456m789p234s678s55z", win="4m"), dict(concealed="123m456m789p234s666s55z", win="4m")),
-    "big_pinghu": (B(), dict(concealed="123m456m789p234s678s55z", win="4m")),
-    "chicken": (CHICKEN, B()),
-    "all_pungs": (dict(concealed="111m555m999p222s55p", melds=["pon 888s"], win="5p"), B()),
-    "half_flush": (dict(concealed="123m456m789m111z678m55m", win="4m"), dict(concealed="123m456m789m234m678m55m", win="4m")),
-    "full_flush": (dict(concealed="123m456m789m234m678m55m", win="4m"), dict(concealed="123m456m789m111z678m55m", win="4m")),
-    "small_dragons": (dict(concealed="123m456m789p666z777z55z", win="4m"), dict(concealed="123m456m666z777z789p55p", win="4m")),
-    "big_dragons": (dict(concealed="123m456m555z666z777z44p", win="4m"), dict(concealed="123m456m789p666z777z55z", win="4m")),
-    "small_three_winds": (dict(concealed="111z222z33z123m456m789p", win="4m"), B()),
-    "big_three_winds": (dict(concealed="111z222z333z123m456m55p", win="4m"), dict(concealed="111z222z33z123m456m789p", win="4m")),
-    "small_winds": (dict(concealed="111z222z333z44z123m456m", win="4m"), dict(concealed="111z222z333z123m456m44p", win="4m")),
-    "big_winds": (dict(concealed="111z222z333z444z123m55p", win="5p"), dict(concealed="111z222z333z44z123m456m", win="4m")),
-    "missing_suit": (dict(concealed="123m456m234s678s789s55m", win="4m"), B()),
-    "five_gates": (dict(concealed="123m456p789s111z777z55p", win="4p"), B()),
-    "hidden_pungs_2": (dict(concealed="111m555m789p234s678s55p", win="4s"), B()),
-    "hidden_pungs_3": (dict(concealed="111m555m999p234s678s55p", win="4s"), dict(concealed="111m555m999p234s678s55p", win="9p")),
-    "hidden_pungs_4": (dict(concealed="111m555m999p222s678s55p", win="7s"), dict(concealed="111m555m999p222s678s55p", win="2s")),
-    "hidden_pungs_5": (dict(concealed="111m555m999p222s888s55p", win="5p"), dict(concealed="111m555m999p222s888s55p", win="8s")),
-    "all_hidden_self_drawn": (dict(concealed="111m555m999p222s888s55p", win="5p", self_drawn=True), dict(concealed="111m555m999p222s888s55p", win="5p")),
-    "all_simples": (dict(concealed="234m456m678p345s567s88p", win="4m"), B()),
-    "half_outside": (dict(concealed="123m789m111z999p123s99s", win="1m"), B()),
-    "full_outside": (dict(concealed="123m789m111p999p123s99s", win="1m"), dict(concealed="123m789m111z999p123s99s", win="1m")),
-    "honours_and_terminals": (dict(concealed="111m999p111z222z999s11s", win="1s"), B()),
-    "terminal_pungs_only": (dict(concealed="111m999m111p999p111s99s", win="9s"), dict(concealed="111m999p111z222z999s11s", win="1s")),
-    "thirteen_orphans_open": (ORPHANS_OPEN, B()),
-    "thirteen_orphans_hidden": (ORPHANS_HIDDEN, ORPHANS_OPEN),
-    "eight_pairs": (EIGHT_PAIRS, B()),
-    "sixteen_unrelated": (SIXTEEN, B()),
-    "three_unrelated": (dict(concealed="147m147p147s1234567z1z", win="1z"), SIXTEEN),
-    "heavenly": (B(seat="E", self_drawn=True, events=["heavenly"]), B(seat="E", self_drawn=True)),
-    "ready_dealt": (B(events=["ready_dealt"]), B()),
-    "earthly": (B(events=["earthly"], discarder="E"), B(discarder="E")),
-    "five_discards": (B(pool=POOL5), B(pool=POOL6)),
-    "seven_discards": (B(pool=POOL6), B(pool=POOL8)),
-    "ten_discards": (B(pool=POOL8), B(pool=POOL11)),
-    "double_win": (B(events=["double_win"]), B()),
-    "triple_win": (B(events=["triple_win"]), B(events=["double_win"])),
-    "same_chow_2": (dict(concealed="123m123m789p234s678s55p", win="2m"), B()),
-    "same_chow_3": (dict(concealed="234s678s55p", melds=["chi 123m"] * 3, win="4s"), dict(concealed="123m123m789p234s678s55p", win="2m")),
-    "same_chow_4": (dict(concealed="123m123m123m123m678s55p", win="6s"), dict(concealed="123m123m123m234s678s55p", win="4s")),
-    "two_same_chows": (dict(concealed="123m123m234s234s678p55p", win="2m"), dict(concealed="123m123m789p234s678s55p", win="2m")),
-    "mixed_chow_2": (dict(concealed="123m123p789p234s678s55p", win="2m"), B()),
-    "mixed_chow_two_pairs": (dict(concealed="123m123p456p456s789s55p", win="2m"), dict(concealed="123m123p789p234s678s55p", win="2m")),
-    "mixed_chow_3": (dict(concealed="123m123p123s456s789s55p", win="2m"), dict(concealed="123m123p789p234s678s55p", win="2m")),
-    "brothers_2": (dict(concealed="222m222p789p234s678s55p", win="4s"), B()),
-    "brothers_3": (dict(concealed="222m222p222s789p678s55p", win="7s"), dict(concealed="222m222p789p234s678s55p", win="4s")),
-    "consecutive_pungs": (dict(concealed="555m666m777m234s678s55p", win="4s"), dict(concealed="111m555m999p234s678s55p", win="4s")),
-    "terminal_chows": (dict(concealed="123m789m456p234s678s55p", win="2m"), B()),
-    "double_terminal_chows": (dict(concealed="123m789m123s789s456p55p", win="2m"), dict(concealed="123m789m456p234s678s55p", win="2m")),
-    "terminal_pung_pair": (dict(concealed="111m999m456p234s678s55p", win="4s"), B()),
-    "double_terminal_pung_pair": (dict(concealed="111m999m111s999s456p55p", win="5p"), dict(concealed="111m999m456p234s678s55p", win="4s")),
-    "pure_straight": (dict(concealed="456m789m234s678s55p", melds=["chi 123m"], win="4m"), B()),
-    "pure_straight_hidden": (dict(concealed="123m456m789m234s678s55p", win="4m"), dict(concealed="456m789m234s678s55p", melds=["chi 123m"], win="4m")),
-    "mixed_straight": (dict(concealed="456p789s234s678s55p", melds=["chi 123m"], win="4p"), B()),
-    "mixed_straight_hidden": (dict(concealed="123m456p789s234s678s55p", win="4p"), dict(concealed="456p789s234s678s55p", melds=["chi 123m"], win="4p")),
-    "two_suit_straight": (B(), dict(concealed="123m456p789s234s678s55p", win="4p")),
-    "four_pung_chow_concealed": (dict(concealed="111m123m789p234s678s55p", win="4s"), dict(concealed="111m123m789p234s55p", melds=["chi 678s"], win="4s")),
-    "four_pung_chow_open": (dict(concealed="111m123m789p234s55p", melds=["chi 678s"], win="4s"), dict(concealed="111m123m789p234s678s55p", win="4s")),
-    "four_two_chows_pair_concealed": (dict(concealed="123m234m22m789p678s456s", win="6s"), dict(concealed="123m234m22m789p678s", melds=["chi 456s"], win="6s")),
-    "four_two_chows_pair_open": (dict(concealed="123m234m22m789p678s", melds=["chi 456s"], win="6s"), dict(concealed="123m234m22m789p678s456s", win="6s")),
-    "four_four_chows_concealed": (dict(concealed="123m234m234m345m789p55p", win="7p"), dict(concealed="123m234m234m345m55p", melds=["chi 789p"], win="5m")),
-    "four_four_chows_open": (dict(concealed="123m234m234m345m55p", melds=["chi 789p"], win="5m"), dict(concealed="123m234m234m345m789p55p", win="7p")),
+    "single_wait": (2, B(win="3m"), B()),
+    "false_single": (1, dict(concealed="11122m456p789p234s678s", win="2m"), B()),
+    "pair_wait": (1, dict(concealed="555m777p123s456s789s99p", win="7p"), B()),
+    "pair_258": (1, B(), dict(concealed="123m456m789p234s678s11p", win="4m")),
+    "self_drawn": (1, {**CHI, "self_drawn": True}, CHI),
+    "replacement_win": (2, {**CHI, "self_drawn": True, "events": ["replacement"]}, {**CHI, "self_drawn": True}),
+    "double_replacement_win": (20, {**CHI, "self_drawn": True, "events": ["double_replacement"]}, {**CHI, "self_drawn": True, "events": ["replacement"]}),
+    "concealed_hand": (3, B(), CHI),
+    "concealed_self_drawn": (5, B(self_drawn=True), {**CHI, "self_drawn": True}),
+    "ready": (5, B(events=["ready"]), B()),
+    "ready_one_round": (5, B(events=["ready", "ready_one_round"]), B(events=["ready"])),
+    "half_melded": (8, dict(concealed="55p", melds=FIVE_MELDS, win="5p", self_drawn=True), dict(concealed="55p", melds=FIVE_MELDS, win="5p")),
+    "all_melded": (15, dict(concealed="55p", melds=FIVE_MELDS, win="5p"), dict(concealed="55p", melds=FIVE_MELDS, win="5p", self_drawn=True)),
+    "last_tile": (5, B(self_drawn=True, events=["last_tile"]), B(self_drawn=True)),
+    "last_discard": (5, B(events=["last_discard"]), B()),
+    "no_honours": (1, B(flowers="2f"), dict(concealed="123m456m789p234s777z55p", win="4m", flowers="2f")),
+    "no_flowers": (1, dict(concealed="123m456m789p234s777z55p", win="4m"), dict(concealed="123m456m789p234s777z55p", win="4m", flowers="1f")),
+    "no_honours_no_flowers": (5, dict(concealed="123m456m789p234s666s55p", win="4m"), dict(concealed="123m456m789p234s666s55p", win="4m", flowers="1f")),
+    "exposed_kong": (1, dict(concealed="456m789p234s678s55p", melds=["kong 1111m"], win="4m"), dict(concealed="456m789p234s678s55p", melds=["ankong 1111m"], win="4m")),
+    "concealed_kong": (2, dict(concealed="456m789p234s678s55p", melds=["ankong 1111m"], win="4m"), dict(concealed="456m789p234s678s55p", melds=["kong 1111m"], win="4m")),
+    "robbing_kong": (1, B(events=["robbing_kong"]), B()),
+    "flowers": (1, B(flowers="3f"), B()),
+    "flower_grass": (5, B(flowers="1368f"), B(flowers="136f")),
+    "flower_set": (8, B(flowers="1234f"), B(flowers="1235f")),
+    "seven_flowers": (15, B(flowers="1234567f"), B(flowers="123456f")),
+    "seven_rob_one": (20, B(flowers="1234567f", events=["seven_rob_one"]), B(flowers="1234567f")),
+    "eight_flowers": (40, B(flowers="12345678f", self_drawn=True, events=["eight_flowers"]), B(flowers="1234567f", self_drawn=True)),
+    "wind_pung": (1, dict(concealed="123m456m789p234s333z55p", win="4m"), B()),
+    "dragon_pung": (2, dict(concealed="123m456m789p234s777z55p", win="4m"), B()),
+    "pinghu": (3, dict(concealed="123m456m789p234s678s55z", win="4m"), dict(concealed="123m456m789p234s666s55z", win="4m")),
+    "big_pinghu": (10, B(), dict(concealed="123m456m789p234s678s55z", win="4m")),
+    "chicken": (10, CHICKEN, B()),
+    "all_pungs": (30, dict(concealed="111m555m999p222s55p", melds=["pon 888s"], win="5p"), B()),
+    "half_flush": (30, dict(concealed="123m456m789m111z678m55m", win="4m"), dict(concealed="123m456m789m234m678m55m", win="4m")),
+    "full_flush": (80, dict(concealed="123m456m789m234m678m55m", win="4m"), dict(concealed="123m456m789m111z678m55m", win="4m")),
+    "small_dragons": (20, dict(concealed="123m456m789p666z777z55z", win="4m"), dict(concealed="123m456m666z777z789p55p", win="4m")),
+    "big_dragons": (40, dict(concealed="123m456m555z666z777z44p", win="4m"), dict(concealed="123m456m789p666z777z55z", win="4m")),
+    "small_three_winds": (15, dict(concealed="111z222z33z123m456m789p", win="4m"), B()),
+    "big_three_winds": (30, dict(concealed="111z222z333z123m456m55p", win="4m"), dict(concealed="111z222z33z123m456m789p", win="4m")),
+    "small_winds": (50, dict(concealed="111z222z333z44z123m456m", win="4m"), dict(concealed="111z222z333z123m456m44p", win="4m")),
+    "big_winds": (80, dict(concealed="111z222z333z444z123m55p", win="5p"), dict(concealed="111z222z333z44z123m456m", win="4m")),
+    "missing_suit": (5, dict(concealed="123m456m234s678s789s55m", win="4m"), B()),
+    "five_gates": (10, dict(concealed="123m456p789s111z777z55p", win="4p"), B()),
+    "hidden_pungs_2": (3, dict(concealed="111m555m789p234s678s55p", win="4s"), B()),
+    "hidden_pungs_3": (10, dict(concealed="111m555m999p234s678s55p", win="4s"), dict(concealed="111m555m999p234s678s55p", win="9p")),
+    "hidden_pungs_4": (20, dict(concealed="111m555m999p222s678s55p", win="7s"), dict(concealed="111m555m999p222s678s55p", win="2s")),
+    "hidden_pungs_5": (40, dict(concealed="111m555m999p222s888s55p", win="5p"), dict(concealed="111m555m999p222s888s55p", win="8s")),
+    "all_hidden_self_drawn": (90, dict(concealed="111m555m999p222s888s55p", win="5p", self_drawn=True), dict(concealed="111m555m999p222s888s55p", win="5p")),
+    "all_simples": (5, dict(concealed="234m456m678p345s567s88p", win="4m"), B()),
+    "half_outside": (15, dict(concealed="123m789m111z999p123s99s", win="1m"), B()),
+    "full_outside": (30, dict(concealed="123m789m111p999p123s99s", win="1m"), dict(concealed="123m789m111z999p123s99s", win="1m")),
+    "honours_and_terminals": (30, dict(concealed="111m999p111z222z999s11s", win="1s"), B()),
+    "terminal_pungs_only": (90, dict(concealed="111m999m111p999p111s99s", win="9s"), dict(concealed="111m999p111z222z999s11s", win="1s")),
+    "thirteen_orphans_open": (70, ORPHANS_OPEN, B()),
+    "thirteen_orphans_hidden": (90, ORPHANS_HIDDEN, ORPHANS_OPEN),
+    "eight_pairs": (40, EIGHT_PAIRS, B()),
+    "sixteen_unrelated": (50, SIXTEEN, B()),
+    "three_unrelated": (15, dict(concealed="147m147p147s1234567z1z", win="1z"), SIXTEEN),
+    "heavenly": (120, B(seat="E", self_drawn=True, events=["heavenly"]), B(seat="E", self_drawn=True)),
+    "ready_dealt": (60, B(events=["ready_dealt"]), B()),
+    "earthly": (90, B(events=["earthly"], discarder="E"), B(discarder="E")),
+    "five_discards": (30, B(pool=POOL5), B(pool=POOL6)),
+    "seven_discards": (20, B(pool=POOL6), B(pool=POOL8)),
+    "ten_discards": (10, B(pool=POOL8), B(pool=POOL11)),
+    "double_win": (5, B(events=["double_win"]), B()),
+    "triple_win": (10, B(events=["triple_win"]), B(events=["double_win"])),
+    "same_chow_2": (5, dict(concealed="123m123m789p234s678s55p", win="2m"), B()),
+    "same_chow_3": (15, dict(concealed="234s678s55p", melds=["chi 123m"] * 3, win="4s"), dict(concealed="123m123m789p234s678s55p", win="2m")),
+    "same_chow_4": (30, dict(concealed="123m123m123m123m678s55p", win="6s"), dict(concealed="123m123m123m234s678s55p", win="4s")),
+    "two_same_chows": (15, dict(concealed="123m123m234s234s678p55p", win="2m"), dict(concealed="123m123m789p234s678s55p", win="2m")),
+    "mixed_chow_2": (1, dict(concealed="123m123p789p234s678s55p", win="2m"), B()),
+    "mixed_chow_two_pairs": (5, dict(concealed="123m123p456p456s789s55p", win="2m"), dict(concealed="123m123p789p234s678s55p", win="2m")),
+    "mixed_chow_3": (10, dict(concealed="123m123p123s456s789s55p", win="2m"), dict(concealed="123m123p789p234s678s55p", win="2m")),
+    "brothers_2": (3, dict(concealed="222m222p789p234s678s55p", win="4s"), B()),
+    "brothers_3": (10, dict(concealed="222m222p222s789p678s55p", win="7s"), dict(concealed="222m222p789p234s678s55p", win="4s")),
+    "consecutive_pungs": (20, dict(concealed="555m666m777m234s678s55p", win="4s"), dict(concealed="111m555m999p234s678s55p", win="4s")),
+    "terminal_chows": (2, dict(concealed="123m789m456p234s678s55p", win="2m"), B()),
+    "double_terminal_chows": (10, dict(concealed="123m789m123s789s456p55p", win="2m"), dict(concealed="123m789m456p234s678s55p", win="2m")),
+    "terminal_pung_pair": (3, dict(concealed="111m999m456p234s678s55p", win="4s"), B()),
+    "double_terminal_pung_pair": (10, dict(concealed="111m999m111s999s456p55p", win="5p"), dict(concealed="111m999m456p234s678s55p", win="4s")),
+    "pure_straight": (10, dict(concealed="456m789m234s678s55p", melds=["chi 123m"], win="4m"), B()),
+    "pure_straight_hidden": (20, dict(concealed="123m456m789m234s678s55p", win="4m"), dict(concealed="456m789m234s678s55p", melds=["chi 123m"], win="4m")),
+    "mixed_straight": (10, dict(concealed="456p789s234s678s55p", melds=["chi 123m"], win="4p"), B()),
+    "mixed_straight_hidden": (20, dict(concealed="123m456p789s234s678s55p", win="4p"), dict(concealed="456p789s234s678s55p", melds=["chi 123m"], win="4p")),
+    "two_suit_straight": (2, B(), dict(concealed="123m456p789s234s678s55p", win="4p")),
+    "four_pung_chow_concealed": (5, dict(concealed="111m123m789p234s678s55p", win="4s"), dict(concealed="111m123m789p234s55p", melds=["chi 678s"], win="4s")),
+    "four_pung_chow_open": (3, dict(concealed="111m123m789p234s55p", melds=["chi 678s"], win="4s"), dict(concealed="111m123m789p234s678s55p", win="4s")),
+    "four_two_chows_pair_concealed": (10, dict(concealed="123m234m22m789p678s456s", win="6s"), dict(concealed="123m234m22m789p678s", melds=["chi 456s"], win="6s")),
+    "four_two_chows_pair_open": (5, dict(concealed="123m234m22m789p678s", melds=["chi 456s"], win="6s"), dict(concealed="123m234m22m789p678s456s", win="6s")),
+    "four_four_chows_concealed": (15, dict(concealed="123m234m234m345m789p55p", win="7p"), dict(concealed="123m234m234m345m55p", melds=["chi 789p"], win="5m")),
+    "four_four_chows_open": (8, dict(concealed="123m234m234m345m55p", melds=["chi 789p"], win="5m"), dict(concealed="123m234m234m345m789p55p", win="7p")),
 }
 
 
@@ -122,21 +122,19 @@ def _items(case: dict) -> dict[str, int]:
     return ids(play(kw.pop("concealed"), kw.pop("win"), ruleset="hk-taiwan", **kw))
 
 
-HAND_ITEMS = [i.id for i in load("hk-taiwan").items if not i.dealer]
-
-
 def test_every_row_has_cases():
-    assert set(HAND_ITEMS) == set(CASES)
+    assert {i.id for i in load("hk-taiwan").items if not i.dealer} == set(CASES)
 
 
-@pytest.mark.parametrize("item", HAND_ITEMS)
+@pytest.mark.parametrize("item", sorted(CASES))
 def test_row_positive(item):
-    assert _items(CASES[item][0]).get(item) == load("hk-taiwan").item(item).value
+    value, positive, _ = CASES[item]
+    assert _items(positive).get(item) == value
 
 
-@pytest.mark.parametrize("item", HAND_ITEMS)
+@pytest.mark.parametrize("item", sorted(CASES))
 def test_row_negative(item):
-    assert item not in _items(CASES[item][1])
+    assert item not in _items(CASES[item][2])
 
 
 def test_immediate_payments_are_their_own_lines():
@@ -155,7 +153,56 @@ def test_seat_extras_for_flowers_and_wind_pungs():
 def test_chicken_hand_is_paid_at_once():
     s = play(CHICKEN["concealed"], "4m", melds=CHICKEN["melds"], ruleset="hk-taiwan")
     assert ids(s) == {"chicken": 10}
+    assert s.items[0].replaced == ("no_flowers",)
     assert {p.kind for p in s.payments} == {"at_once"}
+
+
+@pytest.mark.parametrize(
+    ("seat", "flowers", "expected"),
+    [
+        ("S", "5f", {"chicken": 10}),  # one flower, not its own: 1 番, so 大雞
+        ("W", "137f", {"flowers": 5}),  # 春 1, 秋 and 菊 its own 2 each: 5 番 is never 大雞
+        ("S", "6f", {"flowers": 2}),  # its own 蘭: 2 番
+    ],
+)
+def test_chicken_only_for_a_hand_of_exactly_one_fan(seat, flowers, expected):
+    """RULINGS hk-taiwan 大雞: dealer items aside, exactly 1 番 is paid as 10; 2 or more never."""
+    discarder = "N" if seat != "N" else "E"
+    s = play(CHICKEN["concealed"], "4m", melds=CHICKEN["melds"], ruleset="hk-taiwan", seat=seat, discarder=discarder, flowers=flowers)
+    assert ids(s) == expected
+
+
+def test_chicken_is_decided_on_the_best_reading():
+    """233445m is 234m + 345m; 3m closed 2_4m (坎張 with other waits: 假獨, 2 番 with 無花) or
+    opened 45m (two-sided: 無花 alone, 1 番). The hand is worth 2 (RULINGS 1): never 大雞 10."""
+    s = play("233445m11z", "3m", melds=["chi 123p", "chi 456p", "pon 999s"], ruleset="hk-taiwan")
+    assert ids(s) == {"false_single": 1, "no_flowers": 1}
+
+
+def test_chicken_leaves_dealer_items_aside():
+    s = play(CHICKEN["concealed"], "4m", melds=CHICKEN["melds"], ruleset="hk-taiwan", seat="E", discarder="S", streak=1)
+    assert ids(s) == {"chicken": 10} and [(i.id, i.value) for i in s.dealer_items] == [("dealer_streak", 3)]
+    assert [(p.points, p.amount) for p in s.payments] == [(13, 10 + 13 * 2)]
+
+
+def test_heavenly_takes_no_wait_item():
+    """RULINGS 12: there is no winning tile to wait for; 3m would be 獨獨 (edge) otherwise."""
+    s = ids(play(BASE, "3m", seat="E", self_drawn=True, events=["heavenly"], ruleset="hk-taiwan"))
+    assert s["heavenly"] == 120 and not {"single_wait", "false_single", "pair_wait"} & set(s)
+    assert "single_wait" in ids(play(BASE, "3m", seat="E", self_drawn=True, ruleset="hk-taiwan"))
+
+
+def test_eight_flowers_replace_every_flower_item_and_add_the_hand():
+    """RULINGS 11: 八仙過海 40 replaces 花 and 一台花; the completed hand's rows are added."""
+    s = ids(play(BASE, "4m", seat="S", self_drawn=True, flowers="12345678f", events=["eight_flowers"], ruleset="hk-taiwan"))
+    assert s["eight_flowers"] == 40 and s["concealed_self_drawn"] == 5
+    assert not {"flowers", "flower_set", "flower_grass", "seven_flowers", "self_drawn"} & set(s)
+
+
+def test_ready_dealt_replaces_the_plain_ready():
+    """天叮 is a 叮 made straight from the deal (seed 004): 60, not 60 + 5."""
+    s = ids(play(BASE, "4m", events=["ready", "ready_dealt"], ruleset="hk-taiwan"))
+    assert s["ready_dealt"] == 60 and "ready" not in s
 
 
 def test_an_exposed_kong_keeps_the_hand_concealed_unless_the_house_says_otherwise():

@@ -14,10 +14,29 @@ from scoring.ruleset import load
 from scoring.tiles import SEAT_FLOWERS
 
 KONGS = ["kong 1111m", "kong 5555p", "ankong 9999s", "kong 2222z"]
+EAST_PUNG = dict(concealed="123m456m789p234s111z55p", win="4m", seat="E", discarder="S")
+
+# The seeds' values, written here so that a wrong edit of the data fails.
+VALUES = {
+    "star31": {  # seed 002's 台數表
+        "dragon_pung": 1, "seat_wind": 1, "round_wind": 1, "seat_and_round_wind": 1, "self_drawn": 1, "concealed_hand": 1,
+        "concealed_self_drawn": 3, "seat_flower_seasons": 1, "seat_flower_plants": 1, "flower_kong_seasons": 2, "flower_kong_plants": 2,
+        "single_wait": 1, "kong_bloom": 1, "last_tile_or_discard": 1, "robbing_kong": 1, "all_melded": 2, "pinghu": 2,
+        "concealed_pungs_3": 2, "concealed_pungs_4": 5, "concealed_pungs_5": 8, "all_pungs": 4, "half_flush": 4, "full_flush": 8,
+        "four_kongs": 8, "small_dragons": 4, "big_dragons": 8, "small_winds": 8, "big_winds": 16, "eight_flowers": 8,
+        "seven_rob_one": 8, "ready_first_discard": 8, "ready_dealt": 16, "earthly": 16, "heavenly": 24,
+    },
+    "taiwan-basic": {  # seed 001's two tables and its 正花
+        "self_drawn": 1, "seat_wind": 1, "round_wind": 1, "dragon_pung": 1, "seat_flower_seasons": 1, "seat_flower_plants": 1,
+        "pinghu": 2, "all_pungs": 4, "half_flush": 4, "full_flush": 8, "big_winds": 16, "small_winds": 8, "big_dragons": 8,
+        "small_dragons": 4, "all_honours": 16,
+    },
+}
 OVERRIDES = {
     "star31": {
-        "last_tile": (dict(concealed=BASE, win="4m", events=["last_discard"]), dict(concealed=BASE, win="4m")),
-        "four_kongs": (dict(concealed="77p", melds=KONGS + ["chi 678s"], win="7p"), dict(concealed="77p", melds=KONGS[:3] + ["pon 222z", "chi 678s"], win="7p")),
+        "last_tile_or_discard": (dict(concealed=BASE, win="4m", events=["last_discard"]), dict(concealed=BASE, win="4m")),
+        "four_kongs": (dict(concealed="77p", melds=KONGS + ["chi 678s"], win="7p", self_drawn=True), dict(concealed="77p", melds=KONGS[:3] + ["pon 222z", "chi 678s"], win="7p")),
+        "seat_and_round_wind": ({**EAST_PUNG, "options": {"seat_round_wind_three": True}}, {**EAST_PUNG, "round": "S", "options": {"seat_round_wind_three": True}}),
     },
     "taiwan-basic": {
         "pinghu": (dict(concealed=BASE, win="4m", self_drawn=True), dict(concealed="111m555m999p234s678s55p", win="4s")),
@@ -40,12 +59,17 @@ def _items(case: dict) -> dict[str, int]:
     return ids(play(kw.pop("concealed"), kw.pop("win"), **kw))
 
 
-PARAMS = [(rs, i.id) for rs in ("star31", "taiwan-basic") for i in load(rs).items if not i.dealer]
+PARAMS = [(rs, item) for rs, values in VALUES.items() for item in sorted(values)]
+
+
+@pytest.mark.parametrize("ruleset", sorted(VALUES))
+def test_every_hand_item_of_the_table_has_a_value_here(ruleset):
+    assert {i.id for i in load(ruleset).items if not i.dealer} == set(VALUES[ruleset])
 
 
 @pytest.mark.parametrize(("ruleset", "item"), PARAMS)
 def test_item_positive(ruleset, item):
-    assert _items(_case(ruleset, item, True)).get(item) == load(ruleset).item(item).value
+    assert _items(_case(ruleset, item, True)).get(item) == VALUES[ruleset][item]
 
 
 @pytest.mark.parametrize(("ruleset", "item"), PARAMS)
@@ -94,3 +118,43 @@ def test_house_options_change_values_and_replacements():
     loose = ids(play(BASE, "4m", self_drawn=True, flowers="3f", options={"pinghu_strict": False}))
     assert loose["pinghu"] == 2
     assert "pinghu" not in ids(play(BASE, "4m", self_drawn=True, flowers="3f"))
+
+
+def test_star31_has_no_half_melded():
+    """RULINGS star31: self-drawn with five exposed sets scores 自摸 and 獨聽 only."""
+    assert ids(play("55p", "5p", melds=FIVE_MELDS, self_drawn=True, ruleset="star31")) == {"self_drawn": 1, "single_wait": 1}
+
+
+def test_star31_seat_and_round_wind_is_two_or_three_by_option():
+    assert ids(play(**EAST_PUNG, ruleset="star31")) == {"seat_wind": 1, "round_wind": 1, "concealed_hand": 1}
+    three = ids(play(**EAST_PUNG, ruleset="star31", options={"seat_round_wind_three": True}))
+    assert three["seat_wind"] + three["round_wind"] + three["seat_and_round_wind"] == 3
+
+
+@pytest.mark.parametrize(("event", "value"), [("ready_dealt", 16), ("ready_first_discard", 8), ("earthly", 16)])
+def test_star31_ready_and_earthly_replace_the_concealed_hand(event, value):
+    assert ids(play(BASE, "4m", events=[event], ruleset="star31")) == {event: value, "pinghu": 2}
+
+
+def test_star31_heavenly_replaces_concealed_self_drawn_and_takes_no_single_wait():
+    s = ids(play(BASE, "3m", seat="E", self_drawn=True, events=["heavenly"], ruleset="star31"))
+    assert s == {"heavenly": 24, "self_drawn": 1}
+
+
+def test_star31_four_kongs_win_by_themselves_paid_as_self_drawn():
+    """RULINGS star31 四槓牌: 16 tiles that complete nothing still win 8, all three pay."""
+    s = play("789p7s", "7s", melds=KONGS, self_drawn=True, ruleset="star31")
+    assert ids(s) == {"four_kongs": 8}
+    assert {p.payer: p.points for p in s.payments} == {"E": 8 + 1, "W": 8, "N": 8}
+
+
+def test_star31_four_kongs_add_the_hand_their_tiles_complete():
+    s = ids(play("789p77s", "7s", melds=KONGS, self_drawn=True, ruleset="star31"))
+    assert s == {"seat_wind": 1, "self_drawn": 1, "single_wait": 1, "four_kongs": 8}  # 南 kong for seat S
+
+
+def test_star31_four_kongs_are_refused_on_a_discard_and_elsewhere_without_a_hand():
+    with pytest.raises(HandError, match="self-drawn"):
+        play("789p77s", "7s", melds=KONGS, ruleset="star31")
+    with pytest.raises(HandError, match="not a winning hand"):
+        play("789p7s", "7s", melds=KONGS, self_drawn=True, ruleset="taiwan")

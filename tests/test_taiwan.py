@@ -48,12 +48,15 @@ CASES = {
     "earthly": (16, dict(concealed=BASE, win="4m", events=["earthly"]), dict(concealed=BASE, win="4m")),
     "heavenly": (16, dict(concealed=BASE, win="4m", seat="E", self_drawn=True, events=["heavenly"]), dict(concealed=BASE, win="4m", seat="E", self_drawn=True)),
     "migi": (8, dict(concealed=BASE, win="4m", events=["ready"], options={"migi": True}), dict(concealed=BASE, win="4m", options={"migi": True})),
+    "seven_rob_one_self_drawn": (8, dict(concealed=BASE, win="4m", self_drawn=True, flowers="1234567f", eighth_flower="N"), dict(concealed=BASE, win="4m", self_drawn=True, flowers="1234567f")),
 }
 
 
 def _play(case: dict) -> dict[str, int]:
+    """Every item the hand scores, those only one payer pays (七搶一 情況一) included."""
     kw = dict(case)
-    return ids(play(kw.pop("concealed"), kw.pop("win"), **kw))
+    s = play(kw.pop("concealed"), kw.pop("win"), **kw)
+    return {i.id: i.value for i in s.items + s.payer_items}
 
 
 @pytest.mark.parametrize("item", sorted(CASES))
@@ -159,3 +162,80 @@ def test_big_winds_replace_wind_items_and_big_dragons_the_dragon_items():
 def test_all_honours_stacks_with_what_it_contains():
     s = ids(play("111z222z333z555z666z77z", "7z", self_drawn=True, seat="E"))
     assert {"all_honours", "all_pungs", "concealed_pungs_5", "small_dragons", "seat_wind", "round_wind"} <= set(s)
+
+
+def test_heavenly_takes_no_single_wait():
+    """RULINGS 12: 天胡 has no winning tile to wait for; 3m alone would be 獨聽 (邊張)."""
+    s = ids(play(BASE, "3m", seat="E", self_drawn=True, events=["heavenly"]))
+    assert s == {"heavenly": 16, "self_drawn": 1}
+    heavenly = next(i for i in play(BASE, "3m", seat="E", self_drawn=True, events=["heavenly"]).items if i.id == "heavenly")
+    assert "single_wait" in heavenly.replaced
+
+
+@pytest.mark.parametrize("event", ["ready_dealt", "ready_first_discard", "earthly"])
+def test_ready_and_earthly_replace_the_concealed_hand(event):
+    s = ids(play(BASE, "4m", events=[event]))
+    assert "concealed_hand" not in s and s[event] == {"ready_dealt": 8, "ready_first_discard": 4, "earthly": 16}[event]
+
+
+def test_seven_rob_one_case_one_the_holder_pays_eight_more():
+    """Seed 003 情況一: self-drawn after the seventh flower is an ordinary self-draw paid by
+    all three, and the eighth flower's holder (N) pays 8 台 more on top of their share."""
+    s = play(BASE, "4m", self_drawn=True, flowers="1234567f", eighth_flower="N")
+    assert ids(s) == {"concealed_self_drawn": 3, "seat_flower_plants": 1, "flower_kong_seasons": 2}
+    assert [(i.id, i.value) for i in s.payer_items] == [("seven_rob_one_self_drawn", 8)]
+    by_payer = {p.payer: (p.points, p.amount) for p in s.payments}
+    assert by_payer == {"E": (6 + 1, 100 + 7 * 20), "W": (6, 100 + 6 * 20), "N": (6 + 8, 100 + 14 * 20)}
+
+
+def test_seven_rob_one_case_one_holder_may_be_the_dealer():
+    s = play(BASE, "4m", self_drawn=True, flowers="1234567f", eighth_flower="E")
+    assert {p.payer: p.points for p in s.payments} == {"E": 6 + 1 + 8, "W": 6, "N": 6}
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        (dict(flowers="1234567f", eighth_flower="N"), "eighth_flower"),  # not self-drawn
+        (dict(self_drawn=True, flowers="123456f", eighth_flower="N"), "eighth_flower"),  # six flowers
+        (dict(self_drawn=True, flowers="1234567f", eighth_flower="S"), "cannot hold the eighth flower"),
+        (dict(self_drawn=True, flowers="1234567f", eighth_flower="N", ruleset="star31"), "no meaning in rule set star31"),
+        (dict(self_drawn=True, flowers="1234567f", eighth_flower="N", options={"seven_rob_one": False}), None),
+    ],
+)
+def test_eighth_flower_is_refused_where_it_means_nothing(hand, message):
+    if message is None:  # with 七搶一 switched off the holder pays nothing extra
+        assert play(BASE, "4m", **hand).payer_items == ()
+        return
+    with pytest.raises(HandError, match=message):
+        play(BASE, "4m", **hand)
+
+
+def test_flower_wins_hold_sixteen_or_seventeen_tiles():
+    """RULINGS 11: 七搶一 needs no five sets and a pair; 16 tiles with no winning tile."""
+    s = score(hand_from_json({"concealed": "123m456m789p234s678s5p", "seat": "S", "discarder": "N", "flowers": "1234567f", "events": ["seven_rob_one"]}))
+    assert ids(s) == {"seven_rob_one": 8} and [p.payer for p in s.payments] == ["N"]
+    with pytest.raises(HandError, match="16 or 17 tiles"):
+        hand_from_json({"concealed": "123m456m789p234s678s", "seat": "S", "discarder": "N", "flowers": "1234567f", "events": ["seven_rob_one"]})
+
+
+def test_eight_flowers_with_a_completed_hand_adds_its_items():
+    """RULINGS 11: 八仙過海 replaces 花槓 and 正花; 門清自摸, 獨聽 and 槓上開花 are added."""
+    s = play(BASE, "3m", self_drawn=True, flowers="12345678f", events=["eight_flowers", "replacement"])
+    assert ids(s) == {"concealed_self_drawn": 3, "single_wait": 1, "kong_bloom": 1, "eight_flowers": 8}
+
+
+def test_dealer_items_apply_to_flower_wins():
+    """RULINGS 12: 不另計其他台數 speaks of the hand's items, not the dealer's."""
+    rob = play(BASE, "4m", flowers="1234567f", events=["seven_rob_one"], discarder="E", streak=1)
+    assert [(p.payer, p.points) for p in rob.payments] == [("E", 8 + 3)]
+    eight = score(hand_from_json({"concealed": "123m456m789p234s678s5p", "self_drawn": True, "seat": "E", "flowers": "12345678f", "events": ["eight_flowers"]}))
+    assert {p.payer: p.points for p in eight.payments} == {"S": 9, "W": 9, "N": 9}
+
+
+def test_the_best_split_is_scored():
+    """RULINGS 1: 111222333m reads as three pungs or three chows; self-drawn, the chows
+    give no 平胡, so the pungs' 三暗刻 makes the higher total and is chosen."""
+    s = play("111m222m333m789p234s55p", "4s", self_drawn=True)
+    assert ids(s) == {"concealed_self_drawn": 3, "concealed_pungs_3": 2}
+    assert [x.shape for x in s.reading.sets].count("pung") == 3
