@@ -200,6 +200,6 @@ def score(hand: Hand) -> Score:
     if as_self_drawn and not hand.self_drawn:
         raise HandError(f"{', '.join(as_self_drawn)} is paid as self-drawn by all three: set self_drawn")
     dealer_items = _items(rs, reading, dealer=True)
-    payer_items = _items(rs, reading, paid_by="eighth_flower")
+    payer_items = _items(rs, reading, paid_by="eighth_flower") if hand.eighth_flower else ()
     payments = _payments(hand, rs, items, sum(i.value for i in dealer_items), payer_items)
     return Score(rs, hand, reading, items, dealer_items, payments, payer_items)
