@@ -45,6 +45,13 @@ def test_patterns_are_top_level_functions_not_made_in_loops():
         assert fn.__qualname__ == fn.__name__ == name, name
 
 
+def test_a_pattern_defined_twice_is_refused():
+    from scoring import patterns, registry
+
+    with pytest.raises(RuntimeError, match="pattern dealer is defined in both"):
+        registry._collect((patterns, patterns))
+
+
 def test_every_pattern_is_used_by_some_rule_set():
     used = {i.id for rs in names() for i in load(rs).items}
     assert set(PATTERNS) == used
