@@ -257,7 +257,10 @@ def _contradiction(hand: Hand) -> str | None:
         ("seven_rob_one" in ev and sd, "seven_rob_one (七搶一) is paid by the holder of the eighth flower: name them as discarder"),
         (len(ev & {"last_tile", "last_discard", "heavenly"}) > 1, "the last tile of the wall cannot also be the first"),
         ("robbing_kong" in ev and bool(ev & {"replacement", "double_replacement"}), "robbing a kong is not a replacement-tile win"),
-        (hand.eighth_flower is not None and not (sd and len(hand.flowers) == 7), "eighth_flower names who holds the eighth flower when a player with seven self-draws"),
+        (
+            hand.eighth_flower is not None and not (sd and len(hand.flowers) == 7),
+            "eighth_flower names who holds the eighth flower when a player with seven self-draws",
+        ),
         (hand.eighth_flower == hand.seat, "the winner cannot hold the eighth flower as well as seven"),
     ]
     return next((msg for bad, msg in rules if bad), None)

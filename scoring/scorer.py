@@ -167,7 +167,8 @@ def _payments(hand: Hand, rs: Ruleset, items: tuple[Item, ...], dealer_total: in
     out = win_payments(hand.seat, discarder, sum(i.value for i in items), dealer_total, stakes, kind)
     extra = sum(i.value for i in payer_items)
     if extra:
-        out = [replace(p, points=p.points + extra, amount=p.amount + extra * stakes.point) if p.payer == hand.eighth_flower else p for p in out]
+        holder = hand.eighth_flower
+        out = [replace(p, points=p.points + extra, amount=p.amount + extra * stakes.point) if p.payer == holder else p for p in out]
     for item in items:
         bases = rs.by_id[item.id].immediate * item.count
         if bases:

@@ -101,11 +101,14 @@ def rulesets_markdown(sets: list[Ruleset]) -> str:
                 f"stakes {rs.stakes.base} + {rs.stakes.point} per {rs.unit}", ""]
         out += ["| item | 名稱 | English | value | replaces | notes | seed |", "| --- | --- | --- | --- | --- | --- | --- |"]
         for i in rs.items:
-            out.append(f"| `{i.id}` | {i.name} | {i.name_en} | {i.value} | {', '.join(i.replaces)} | {_notes(i, rs.unit)} | {seed_link(rs, i)} |")
+            cells = (f"`{i.id}`", i.name, i.name_en, str(i.value), ", ".join(i.replaces), _notes(i, rs.unit), seed_link(rs, i))
+            out.append("| " + " | ".join(cells) + " |")
         out.append("")
         if rs.options:
             out += ["House options:", ""]
-            out += [f"- `{o.name}` {o.label} / {o.label_en} ({option_range(o)}, default `{json.dumps(o.default, ensure_ascii=False)}`): {o.doc}" for o in rs.options.values()]
+            for o in rs.options.values():
+                default = json.dumps(o.default, ensure_ascii=False)
+                out.append(f"- `{o.name}` {o.label} / {o.label_en} ({option_range(o)}, default `{default}`): {o.doc}")
             out.append("")
     return "\n".join(out)
 
