@@ -161,7 +161,8 @@ class Store:
         try:
             info = conninfo_to_dict(url)
         except psycopg.Error as e:
-            raise StorageError(f"malformed PostgreSQL URL {self.path}: {_one_line(e)}") from None
+            # psycopg's message quotes the URL as given, password and all
+            raise StorageError(f"malformed PostgreSQL URL {self.path}: {_without_password(_one_line(e))}") from None
         ports = str(info.get("port", 5432)).split(",")
         if not all(p.isdigit() and 0 < int(p) < 65536 for p in ports):
             raise StorageError(f"malformed PostgreSQL URL {self.path}: the port must be a number from 1 to 65535, not {info['port']!r}")

@@ -273,6 +273,12 @@ def test_an_unreachable_or_malformed_database_url_is_refused(target, reason, tmp
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_malformed_url_is_refused_without_showing_its_password(monkeypatch, capfd):
+    monkeypatch.setenv("TAISCORE_DB", "postgresql://taiscore:secret@[::1/ledger")
+    code, out, err = cli(capfd, "ledger", "list")
+    assert (code, out, err.count("\n")) == (2, "", 1) and "postgresql://taiscore:***@[::1/ledger" in err and "secret" not in err, err
+
+
 def test_export_into_a_missing_folder_or_onto_a_folder_is_refused(tmp_path, capfd):
     db = str(tmp_path / "ledger.sqlite3")
     sid = ledger_with_a_hand(db)
