@@ -390,7 +390,7 @@ class Store:
         self.in_transaction = True
         try:
             yield
-            self.db.execute("COMMIT")
+            self._commit()
         except BaseException:
             try:
                 self.db.execute("ROLLBACK")
@@ -399,6 +399,19 @@ class Store:
             raise
         finally:
             self.in_transaction = False
+
+    def _commit(self) -> None:
+        """A PostgreSQL connection lost during COMMIT leaves it unknown whether the event was
+        written: never run again, and the message says to look before adding it once more."""
+        try:
+            self.db.execute("COMMIT")
+        except Exception as e:
+            if self.postgres and self.db.broken:
+                raise StorageError(
+                    f"{self.path}: the connection was lost while committing ({_one_line(e)}); "
+                    "the change may have been written: look (ledger show) before trying again"
+                ) from None
+            raise
 
     def _transient(self, e: Exception) -> bool:
         if isinstance(e, sqlite3.OperationalError):

@@ -309,6 +309,34 @@ def test_a_deadlocked_write_is_run_again_and_written_once(kind, tmp_path, reques
     assert len(tries) == 3 and store._q("SELECT COUNT(*) FROM sessions")[0][0] == 1
 
 
+class LostAcknowledgement:
+    """A PostgreSQL connection whose COMMIT reaches the server, but whose answer is lost."""
+
+    def __init__(self, db):
+        self.db, self.broken = db, False
+
+    def execute(self, sql, *args):
+        cur = self.db.execute(sql, *args)
+        if sql == "COMMIT":
+            import psycopg
+
+            self.broken = True
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        return cur
+
+    def close(self):
+        self.db.close()
+
+
+def test_a_commit_whose_acknowledgement_is_lost_says_to_look_and_is_not_run_again(fresh_postgres):
+    store = Store(fresh_postgres)
+    sid = store.create({"players": PLAYERS})
+    store.db = LostAcknowledgement(store.db)
+    with pytest.raises(StorageError, match="connection was lost while committing .* may have been written: look"):
+        store.add(sid, win("Ben", 3, "Amy"))
+    assert len(Store(fresh_postgres).entries(sid)) == 1  # written once, not doubled by a retry
+
+
 # --- an add replays only the new hand (cause 16) -----------------------------------------
 
 
