@@ -103,7 +103,6 @@ class Entry:
     """A hand as it stands after undo and amend events: its event id and record."""
 
     event: int
-    raw: dict
     record: HandRecord
 
 
@@ -281,7 +280,7 @@ class Store:
                 hands.pop(data["event"], None)
             else:
                 hands[data["event"]] = data["hand"]
-        return [Entry(eid, raw, hand_from_record(raw, table)) for eid, raw in hands.items()]
+        return [Entry(eid, hand_from_record(raw, table)) for eid, raw in hands.items()]
 
     def statement(self, sid: str) -> Statement:
         _, table = self.table(sid)
