@@ -195,7 +195,14 @@ class Store:
             if e.sqlite_errorname != "SQLITE_CANTOPEN" or not os.access(path, os.R_OK) or os.access(path.parent, os.W_OK):
                 raise StorageError(f"cannot open {path}: {_one_line(e)}") from None
             # A WAL ledger in a folder nobody may write to: no writer can change it either, so
-            # read it as it stands (the -shm file SQLite wants cannot be created there).
+            # read it as it stands (the -shm file SQLite wants cannot be created there). Read
+            # so, SQLite ignores the -wal file, and the hands committed only there would be missing.
+            wal = Path(f"{path}-wal")
+            if wal.exists() and wal.stat().st_size:
+                raise StorageError(
+                    f"{path}: hands may be kept only in {wal.name}, which SQLite cannot read in a read-only folder; "
+                    "open the ledger once where the folder can be written"
+                )
             db = sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True, isolation_level=None)
         db.execute("PRAGMA synchronous=FULL")
         return db

@@ -182,6 +182,21 @@ def test_a_ledger_in_a_read_only_folder_is_shown_and_listed(tmp_path, capfd):
         refused(capfd, "cannot create the ledger", "ledger", "list", "--db", str(folder / "new.sqlite3"))
 
 
+def test_a_ledger_in_a_read_only_folder_with_hands_only_in_its_wal_is_refused_not_shown_short(tmp_path, capfd):
+    sid = ledger_with_a_hand(tmp_path / "ledger.sqlite3")
+    store = Store(tmp_path / "ledger.sqlite3")
+    store.add(sid, win("Cat", 2, "Dan"))  # in ledger.sqlite3-wal while the store is open
+    folder = tmp_path / "copy"  # as a backup taken then, or a writer killed then, leaves it
+    folder.mkdir()
+    for name in ("ledger.sqlite3", "ledger.sqlite3-wal"):
+        (folder / name).write_bytes((tmp_path / name).read_bytes())
+    store.close()
+    with unwritable(folder):
+        refused(capfd, "hands may be kept only in ledger.sqlite3-wal", "ledger", "show", sid, "--db", str(folder / "ledger.sqlite3"))
+    code, out, _ = cli(capfd, "ledger", "show", sid, "--db", str(folder / "ledger.sqlite3"))
+    assert code == 0 and len(json.loads(out)["hands"]) == 2
+
+
 def test_a_read_only_postgres_ledger_is_shown_but_not_written(fresh_postgres):
     import psycopg
 
