@@ -60,7 +60,8 @@ def run(hands: int, adds: int, db: str | None, seed: int) -> None:
     where = "PostgreSQL" if db else "SQLite"
     print(
         f"ledger add on a {len(statement.hands):,}-hand session ({where}): median {statistics.median(times) * 1000:.1f} ms, "
-        f"max {max(times) * 1000:.1f} ms over {adds} adds (CPU median {statistics.median(cpu) * 1000:.1f} ms); `taiscore ledger add` as a command {command:.2f} s "
+        f"max {max(times) * 1000:.1f} ms over {adds} adds (CPU median {statistics.median(cpu) * 1000:.1f} ms); "
+        f"`taiscore ledger add` as a command {command:.2f} s "
         f"(`taiscore ledger list`, starting the command alone: {baseline:.2f} s); "
         f"replaying the whole night {full:.2f} s"
     )

@@ -223,7 +223,10 @@ class Store:
 
     def _columns(self, table: str) -> tuple[str, ...]:
         if self.postgres:
-            sql = "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
+            sql = (
+                "SELECT column_name FROM information_schema.columns"
+                " WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
+            )
             return tuple(r[0] for r in self._q(sql, (table,)))
         return tuple(r[1] for r in self._q(f"PRAGMA table_info({table})"))
 
@@ -350,10 +353,10 @@ class Store:
             if self.postgres:
                 self._q("SELECT id FROM sessions WHERE id = ? FOR UPDATE", (sid,))
             _, table = self.table(sid)
-            after = position(table)
+            after = json.dumps({"code": code_version(), "position": position(table).to_json()}, ensure_ascii=False)
             rows = self._q(
                 "INSERT INTO events (session_id, kind, payload, created_at, position) VALUES (?, ?, ?, ?, ?) RETURNING id",
-                (sid, kind, json.dumps(payload, ensure_ascii=False), _now(), json.dumps({"code": code_version(), "position": after.to_json()}, ensure_ascii=False)),
+                (sid, kind, json.dumps(payload, ensure_ascii=False), _now(), after),
             )
             return int(rows[0][0])
 

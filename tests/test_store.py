@@ -419,7 +419,8 @@ def test_the_position_kept_with_each_event_is_that_of_the_whole_night_replayed(t
 
 def test_replay_from_a_position_continues_a_night_with_open_chains():
     table = table_from_json({"players": PLAYERS, "ruleset": "hk-taiwan"})
-    hands = [hand_from_record(h, table) for h in (win("Ben", 3, "Amy"), win("Ben", 3, "Amy"), win("Ben", 3, "Amy"), {"type": "cut", "payer": "Amy", "payee": "Ben"})]
+    records = [win("Ben", 3, "Amy")] * 3 + [{"type": "cut", "payer": "Amy", "payee": "Ben"}]
+    hands = [hand_from_record(h, table) for h in records]
     first = replay(table, hands[:3])
     assert first.position.hands == 3 and [c["mouths"] for c in first.position.chains] == [3]
     rest = replay(table, hands[3:], first.position)
@@ -449,7 +450,9 @@ def test_eight_writers_add_fifty_hands_each_and_nothing_is_lost_or_doubled(kind,
     target = str(tmp_path / "ledger.sqlite3") if kind == "sqlite" else request.getfixturevalue("fresh_postgres")
     start = time.time() + 3
     writers = [
-        subprocess.Popen([sys.executable, "-c", WRITER, target, str(w), str(start)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, target, str(w), str(start)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         for w in range(8)
     ]
     done = [w.communicate(timeout=240) for w in writers]
