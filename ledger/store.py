@@ -181,6 +181,9 @@ class Store:
         if new:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
+            except (FileExistsError, NotADirectoryError):  # the OS's reason, "File exists", says too little
+                blocker = next(p for p in path.parents if p.exists())
+                raise StorageError(f"cannot create the folder {path.parent}: {blocker} is a file, not a folder") from None
             except OSError as e:
                 raise StorageError(f"cannot create the folder {path.parent}: {e.strerror}") from None
         uri = "file:" + quote(str(path.absolute()))

@@ -221,6 +221,14 @@ def test_a_folder_is_refused_as_a_ledger(tmp_path, capfd):
     refused(capfd, "is a folder, not a SQLite database", "ledger", "list", "--db", str(tmp_path))
 
 
+@pytest.mark.parametrize("under", ["notes.txt", "notes.txt/night"])
+def test_a_ledger_under_a_file_is_refused_naming_the_file(under, tmp_path, capfd):
+    (tmp_path / "notes.txt").write_text("not a folder")
+    db = tmp_path / under / "ledger.sqlite3"
+    reason = f"cannot create the folder {db.parent}: {tmp_path / 'notes.txt'} is a file, not a folder"
+    refused(capfd, reason, "ledger", "list", "--db", str(db))
+
+
 def test_another_programs_sqlite_file_is_refused_and_left_alone(tmp_path, capfd):
     db = tmp_path / "photos.db"
     sqlite3.connect(db).executescript("CREATE TABLE albums (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO albums VALUES (1, 'Tainan');")
