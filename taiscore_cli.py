@@ -4,47 +4,47 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import tempfile
+import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import NoReturn
 
 from scoring import ruleset as rulesets
 from scoring.hand import HandError, hand_from_json
+from scoring.inputs import InputError, batch, read_json
 from scoring.scorer import score
 from scoring.text import ruleset_text, rulesets_markdown, score_text
 
 EXIT_BAD_INPUT = 2
-
-
-class InputError(ValueError):
-    """Input the user can fix: reported on one line, exit status 2."""
-
-
-def _read_json(path: str) -> Any:
-    try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{path} is not JSON: {e}") from None
+SPOOL_BYTES = 16 * 2**20  # results of a batch wait in memory up to this, then in a temporary file
 
 
 def cmd_score(args: argparse.Namespace) -> None:
-    data = _read_json(args.file)
-    many = isinstance(data, list)
-    results = []
-    for n, obj in enumerate(data if many else [data]):
-        try:
-            results.append(score(hand_from_json(obj)))
-        except HandError as e:
-            raise InputError(f"hand {n + 1}: {e}" if many else str(e)) from None
-    if args.text:
-        print("\n\n".join(score_text(s) for s in results))
-    else:
-        out = [s.to_json() for s in results]
-        print(json.dumps(out if many else out[0], ensure_ascii=False, indent=2))
+    """Score hand by hand as the input is read; the results reach stdout only once every
+    hand has scored, so a bad hand 57 leaves stdout empty (the contract) and memory stays
+    bounded however long the batch (the results wait in a temporary file)."""
+    with batch(args.file) as hands, tempfile.SpooledTemporaryFile(SPOOL_BYTES) as spool:
+        n = 0
+        for n, obj in enumerate(hands, start=1):
+            try:
+                s = score(hand_from_json(obj))
+            except HandError as e:
+                raise InputError(f"hand {n}: {e}" if hands.many else str(e)) from None
+            if args.text:
+                piece = ("\n\n" if n > 1 else "") + score_text(s)
+            elif hands.many:
+                piece = ("[\n" if n == 1 else ",\n") + textwrap.indent(json.dumps(s.to_json(), ensure_ascii=False, indent=2), "  ")
+            else:
+                piece = json.dumps(s.to_json(), ensure_ascii=False, indent=2)
+            spool.write(piece.encode())
+        if hands.many and not args.text:
+            spool.write(b"\n]" if n else b"[]")
+        spool.write(b"\n")
+        spool.seek(0)
+        sys.stdout.flush()
+        shutil.copyfileobj(spool, sys.stdout.buffer)
 
 
 def cmd_rules(args: argparse.Namespace) -> None:
@@ -144,16 +144,11 @@ def _print_statement(statement, text: bool) -> None:
 def cmd_ledger(args: argparse.Namespace) -> None:
     from ledger.replay import replay
     from ledger.report import statement_csv
-    from ledger.session import hand_from_record, table_from_json
+    from ledger.session import session_from_json
 
     try:
         if args.action == "audit":
-            data = _read_json(args.file)
-            table = table_from_json(data)
-            hands = data.get("hands", [])
-            if not isinstance(hands, list):
-                raise InputError("hands must be a list")
-            _print_statement(replay(table, [hand_from_record(h, table) for h in hands]), args.text)
+            _print_statement(replay(*session_from_json(read_json(args.file))), args.text)
             return
         store = _store(args)
         if args.action == "new":
@@ -168,11 +163,11 @@ def cmd_ledger(args: argparse.Namespace) -> None:
             for sid, created, table in store.sessions():
                 print(f"{sid}  {created}  {table.get('ruleset', 'taiwan')}  {' '.join(table['players'])}")
         elif args.action == "add":
-            print(store.add(args.session, _read_json(args.file)))
+            print(store.add(args.session, read_json(args.file)))
         elif args.action == "undo":
             print(store.undo(args.session, args.event))
         elif args.action == "amend":
-            print(store.amend(args.session, args.event, _read_json(args.file)))
+            print(store.amend(args.session, args.event, read_json(args.file)))
         elif args.action == "show":
             _print_statement(store.statement(args.session), args.text)
         elif args.action == "export":
@@ -189,8 +184,27 @@ def cmd_ledger(args: argparse.Namespace) -> None:
         raise InputError(str(e)) from None
 
 
+class _Parser(argparse.ArgumentParser):
+    """Argument errors as the contract wants them: one line, exit 2 (no usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: {message}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def _count(text: str) -> int:
+    """A count of hands, photos or runs: a whole number, 1 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="taiscore", description="Score Taiwanese 16-tile mahjong.")
+    p = _Parser(prog="taiscore", description="Score Taiwanese 16-tile mahjong.")
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("score", help="score hands given as JSON (see README)")
@@ -204,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(run=cmd_rules)
 
     b = sub.add_parser("bench", help="score random winning hands and print hands per second")
-    b.add_argument("--hands", type=int, default=10_000)
+    b.add_argument("--hands", type=_count, default=10_000)
     b.add_argument("--seed", type=int, default=2026)
     b.set_defaults(run=cmd_bench)
 
@@ -230,7 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     photo_command(
         "bench-detector", "median latency, photo-to-payout time and peak memory", cmd_bench_detector,
-        ("photos", {"nargs": "+"}), ("--runs", {"type": int, "default": 20}),
+        ("photos", {"nargs": "+"}), ("--runs", {"type": _count, "default": 20}),
     )
 
     lg = sub.add_parser("ledger", help="record a night of play, audit and settle it")

@@ -7,12 +7,16 @@ so a statement can always be recomputed and audited from what was recorded.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from scoring.hand import HandError, Stakes
+from pydantic import AfterValidator, Field, RootModel, model_validator
+
+from scoring.hand import HandError, HandIn, Stakes, StakesIn
 from scoring.ruleset import load
+from scoring.schema import Amount, Strict, check, refuse
 
 HAND_TYPES = ("win", "draw", "false_win", "cut")
+MAX_POINTS = 10_000  # a hand's 台 or 番: far above any table's limit hand
 
 
 class SessionError(HandError):
@@ -55,27 +59,109 @@ class Table:
     first_dealer: str | None = None
 
 
-def _player(name: Any, table: Table, what: str) -> str:
+def _printable(name: str) -> str:
+    if not name.isprintable():
+        raise refuse("name", f"{name!r} is not a name: no control characters")
+    return name
+
+
+PlayerName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_printable)]
+
+
+class PaidIn(Strict):
+    payer: PlayerName = Field(alias="from")
+    payee: PlayerName = Field(alias="to")
+    amount: Amount
+
+
+class WinnerIn(Strict):
+    player: PlayerName
+    points: Annotated[int, Field(ge=0, le=MAX_POINTS)] = None
+    hand: HandIn = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _points_or_hand(cls, data: Any) -> Any:
+        if isinstance(data, dict) and ("points" in data) == ("hand" in data):
+            raise refuse("winner", "give either points or a hand")
+        return data
+
+
+class WinIn(Strict):
+    type: Literal["win"]
+    winners: Annotated[list[WinnerIn], Field(min_length=1, max_length=3)]
+    discarder: PlayerName | None = None  # None: self-drawn
+    paid: list[PaidIn] = None
+
+
+class DrawIn(Strict):
+    type: Literal["draw"]
+    paid: list[PaidIn] = None
+
+
+class FalseWinIn(Strict):
+    type: Literal["false_win"]
+    offender: PlayerName
+    paid: list[PaidIn] = None
+
+
+class CutIn(Strict):
+    type: Literal["cut"]
+    payer: PlayerName
+    payee: PlayerName
+    paid: list[PaidIn] = None
+
+
+class RecordIn(RootModel):
+    """One recorded hand, by its type; each type takes only its own keys."""
+
+    root: Annotated[WinIn | DrawIn | FalseWinIn | CutIn, Field(discriminator="type")]
+
+
+class TableIn(Strict):
+    players: Annotated[list[PlayerName], Field(min_length=4, max_length=4)]
+    ruleset: str = "taiwan"
+    options: dict[str, Any] = {}  # each option is checked by the rule set
+    stakes: StakesIn = None
+    first_dealer: PlayerName = None
+
+
+class SessionIn(TableIn):
+    """A whole night for `ledger audit`: the table and its hands in order."""
+
+    hands: list[RecordIn] = []
+
+
+def _player(name: str, table: Table, what: str) -> str:
     if name not in table.players:
         raise SessionError(f"{what} {name!r} is not at the table ({', '.join(table.players)})")
     return name
 
 
 def table_from_json(obj: Any) -> Table:
-    if not isinstance(obj, dict):
-        raise SessionError("a session must be a JSON object")
-    players = obj.get("players")
-    if not isinstance(players, list) or len(players) != 4 or len(set(players)) != 4 or not all(isinstance(p, str) and p for p in players):
-        raise SessionError("players must be four different names, in chair order")
-    ruleset = obj.get("ruleset", "taiwan")
-    rs = load(ruleset)
-    rs.resolve_options(obj.get("options", {}))
-    stakes = obj.get("stakes")
-    if stakes is not None:
-        if not isinstance(stakes, dict) or set(stakes) != {"base", "point"} or not all(isinstance(v, int) and v >= 0 for v in stakes.values()):
-            raise SessionError("stakes must be {\"base\": N, \"point\": N} in whole units")
-        stakes = Stakes(**stakes)
-    table = Table(tuple(players), ruleset, dict(obj.get("options", {})), stakes, obj.get("first_dealer"))
+    return _table(check(TableIn, obj, SessionError, "a session"))
+
+
+def session_from_json(obj: Any) -> tuple[Table, list[HandRecord]]:
+    """A whole night: the table, and each hand checked against it ("hand 3: ...")."""
+    s = check(SessionIn, obj, SessionError, "a session", HAND_TYPES)
+    table = _table(s)
+    records = []
+    for n, (rec, raw) in enumerate(zip(s.hands, obj["hands"] if s.hands else (), strict=True), start=1):
+        try:
+            records.append(_record(rec.root, raw, table))
+        except SessionError as e:
+            raise SessionError(f"hand {n}: {e}") from None
+    return table, records
+
+
+def _table(t: TableIn) -> Table:
+    if len(set(t.players)) != 4:
+        raise SessionError(f"players must be four different names, in chair order: {', '.join(t.players)}")
+    rs = load(t.ruleset)
+    rs.resolve_options(t.options)
+    stakes = None if t.stakes is None else Stakes(t.stakes.base, t.stakes.point)
+    table = Table(tuple(t.players), t.ruleset, dict(t.options), stakes, t.first_dealer)
     if table.first_dealer is not None:
         _player(table.first_dealer, table, "first_dealer")
     return table
@@ -83,48 +169,25 @@ def table_from_json(obj: Any) -> Table:
 
 def hand_from_record(obj: Any, table: Table) -> HandRecord:
     """Check one recorded hand against the table; contradictions are refused."""
-    if not isinstance(obj, dict) or obj.get("type") not in HAND_TYPES:
-        raise SessionError(f"a hand needs a type, one of {', '.join(HAND_TYPES)}: got {obj!r}")
-    kind = obj["type"]
-    paid = None
-    if "paid" in obj:
-        if not isinstance(obj["paid"], list):
-            raise SessionError("paid must be a list of {from, to, amount}")
-        paid = tuple(
-            Paid(_player(p.get("from"), table, "paid from"), _player(p.get("to"), table, "paid to"), _amount(p.get("amount")))
-            for p in obj["paid"]
-        )
-    if kind == "draw":
+    return _record(check(RecordIn, obj, SessionError, "a hand", HAND_TYPES).root, obj, table)
+
+
+def _record(rec: WinIn | DrawIn | FalseWinIn | CutIn, raw: dict, table: Table) -> HandRecord:
+    paid = None if rec.paid is None else tuple(Paid(_player(p.payer, table, "paid from"), _player(p.payee, table, "paid to"), p.amount) for p in rec.paid)
+    if isinstance(rec, DrawIn):
         return HandRecord("draw", paid=paid)
-    if kind == "false_win":
-        return HandRecord("false_win", offender=_player(obj.get("offender"), table, "offender"), paid=paid)
-    if kind == "cut":
-        payer, payee = _player(obj.get("payer"), table, "payer"), _player(obj.get("payee"), table, "payee")
-        return HandRecord("cut", payer=payer, payee=payee, paid=paid)
-    raw = obj.get("winners")
-    if not isinstance(raw, list) or not raw:
-        raise SessionError("a win needs winners: [{\"player\": ..., \"points\": N} or {\"player\": ..., \"hand\": {...}}]")
-    winners = []
-    for w in raw:
-        if not isinstance(w, dict) or ("points" in w) == ("hand" in w):
-            raise SessionError(f"winner {w!r}: give either points or a hand")
-        if "points" in w and (not isinstance(w["points"], int) or isinstance(w["points"], bool) or w["points"] < 0):
-            raise SessionError(f"winner {w.get('player')!r}: points must be a whole number, 0 or more")
-        winners.append(Winner(_player(w.get("player"), table, "winner"), w.get("points"), w.get("hand")))
+    if isinstance(rec, FalseWinIn):
+        return HandRecord("false_win", offender=_player(rec.offender, table, "offender"), paid=paid)
+    if isinstance(rec, CutIn):
+        return HandRecord("cut", payer=_player(rec.payer, table, "payer"), payee=_player(rec.payee, table, "payee"), paid=paid)
+    winners = tuple(Winner(_player(w.player, table, "winner"), w.points, raw_w.get("hand")) for w, raw_w in zip(rec.winners, raw["winners"], strict=True))
     names = [w.player for w in winners]
     if len(set(names)) != len(names):
         raise SessionError(f"a winner is named twice: {', '.join(names)}")
-    discarder = obj.get("discarder")
-    if discarder is not None:
-        _player(discarder, table, "discarder")
-        if discarder in names:
-            raise SessionError(f"{discarder} cannot both discard and win")
+    if rec.discarder is not None:
+        _player(rec.discarder, table, "discarder")
+        if rec.discarder in names:
+            raise SessionError(f"{rec.discarder} cannot both discard and win")
     elif len(winners) > 1:
         raise SessionError("several winners are only possible on one discard: name the discarder")
-    return HandRecord("win", tuple(winners), discarder, paid=paid)
-
-
-def _amount(v: Any) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise SessionError(f"an amount must be a whole number, 0 or more: got {v!r}")
-    return v
+    return HandRecord("win", winners, rec.discarder, paid=paid)

@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, PlainValidator
 
 from .decompose import CHOW, PUNG
+from .schema import Amount, Strict, Wind, check, refuse, shown
 from .tiles import (
     KINDS,
-    WINDS,
     TileError,
     code,
     counts,
@@ -42,12 +44,7 @@ EVENTS = (
 )
 FLOWER_WINS = frozenset({"eight_flowers", "seven_rob_one"})
 MELD_KINDS = ("chi", "pon", "kong", "ankong")
-INPUT_KEYS = frozenset(
-    {
-        "ruleset", "options", "concealed", "melds", "flowers", "winning_tile",
-        "self_drawn", "seat", "round", "streak", "discarder", "events", "pool", "stakes", "eighth_flower",
-    }
-)
+MAX_STREAK = 99  # 連莊 n: no dealer keeps the deal a hundred times
 
 
 class HandError(ValueError):
@@ -137,99 +134,108 @@ class Hand:
 def parse_meld(text: str) -> Meld:
     parts = text.split()
     if len(parts) != 2 or parts[0] not in MELD_KINDS:
-        raise HandError(f"meld {text!r}: write it as 'chi 234m', 'pon 555p', 'kong 7777s' or 'ankong 1111z'")
+        raise HandError(f"{shown(text)}: write it as 'chi 234m', 'pon 555p', 'kong 7777s' or 'ankong 1111z'")
     kind, tiles_text = parts
     try:
         tiles = sorted(parse_tiles(tiles_text))
     except TileError as e:
-        raise HandError(f"meld {text!r}: {e}") from None
+        raise HandError(f"{shown(text)}: {e}") from None
     if kind == "chi":
         ok = len(tiles) == 3 and tiles[0] < 27 and tiles[0] // 9 == tiles[2] // 9 and tiles == [tiles[0], tiles[0] + 1, tiles[0] + 2]
         if not ok:
-            raise HandError(f"meld {text!r}: a chi is three consecutive tiles of one suit")
+            raise HandError(f"{shown(text)}: a chi is three consecutive tiles of one suit")
     else:
         size = 3 if kind == "pon" else 4
         if len(tiles) != size or len(set(tiles)) != 1:
-            raise HandError(f"meld {text!r}: a {kind} is {size} identical tiles")
+            raise HandError(f"{shown(text)}: a {kind} is {size} identical tiles")
     return Meld(kind, tiles[0])
 
 
-def _wind(value: Any, key: str) -> str:
-    if value not in WINDS:
-        raise HandError(f"{key} must be one of E, S, W, N, got {value!r}")
+def _text(value: Any, example: str) -> str:
+    if not isinstance(value, str):
+        raise refuse("tiles", f"must be a string in tile notation such as {shown(example)}, not {shown(value)}")
     return value
 
 
-def hand_from_json(obj: Any, default_ruleset: str = "taiwan") -> Hand:
-    """Read one hand object of the CLI contract; raises HandError naming the problem."""
-    if not isinstance(obj, dict):
-        raise HandError(f"a hand must be a JSON object, got {type(obj).__name__}")
-    unknown = set(obj) - INPUT_KEYS
-    if unknown:
-        raise HandError(f"unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(INPUT_KEYS))}")
+def _tiles(value: Any) -> tuple[int, ...]:
     try:
-        concealed = parse_tiles(obj.get("concealed", ""))
-        flowers = parse_flowers(obj.get("flowers"))
-        pool = parse_tiles(obj.get("pool", ""))
-        winning = obj.get("winning_tile")
-        winning_tile = kind_of(winning) if winning is not None else None
+        return parse_tiles(_text(value, "123m456p55z"))
     except TileError as e:
-        raise HandError(str(e)) from None
-    melds = obj.get("melds", [])
-    if not isinstance(melds, list):
-        raise HandError("melds must be a list such as [\"chi 234m\", \"pon 555p\"]")
-    events = obj.get("events", [])
-    if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
-        raise HandError("events must be a list of names")
-    bad = [e for e in events if e not in EVENTS]
-    if bad:
-        raise HandError(f"unknown event(s) {', '.join(bad)}; known: {', '.join(EVENTS)}")
-    streak = obj.get("streak", 0)
-    if not isinstance(streak, int) or isinstance(streak, bool) or streak < 0:
-        raise HandError(f"streak must be a whole number of repeats (0 or more), got {streak!r}")
-    self_drawn = obj.get("self_drawn", False)
-    if not isinstance(self_drawn, bool):
-        raise HandError(f"self_drawn must be true or false, got {self_drawn!r}")
-    stakes = _stakes(obj["stakes"]) if "stakes" in obj else None
-    options = obj.get("options", {})
-    if not isinstance(options, dict):
-        raise HandError("options must be an object of house-rule switches")
-    ruleset = obj.get("ruleset", default_ruleset)
-    if not isinstance(ruleset, str):
-        raise HandError(f"ruleset must be a name, got {ruleset!r}")
-    discarder = obj.get("discarder")
-    eighth = obj.get("eighth_flower")
+        raise refuse("tiles", str(e)) from None
+
+
+def _tile(value: Any) -> int:
+    try:
+        return kind_of(_text(value, "4m"))
+    except TileError as e:
+        raise refuse("tiles", str(e)) from None
+
+
+def _flowers(value: Any) -> tuple[int, ...]:
+    try:
+        return parse_flowers(_text(value, "15f"))
+    except TileError as e:
+        raise refuse("tiles", str(e)) from None
+
+
+def _meld(value: Any) -> Meld:
+    try:
+        return parse_meld(_text(value, "pon 555p"))
+    except HandError as e:
+        raise refuse("meld", str(e)) from None
+
+
+Tiles = Annotated[tuple[int, ...], PlainValidator(_tiles)]
+
+
+class StakesIn(Strict):
+    base: Amount
+    point: Amount
+
+
+class HandIn(Strict):
+    """The hand object of the CLI contract (README). A key left out takes its default;
+    a key given as null is refused: a tile, a seat or the stakes are never "nothing"."""
+
+    ruleset: str = "taiwan"  # the rule set itself refuses a name it does not know
+    options: dict[str, Any] = {}  # each option is checked by its rule set
+    concealed: Tiles
+    melds: list[Annotated[Meld, PlainValidator(_meld)]] = []
+    flowers: Annotated[tuple[int, ...], PlainValidator(_flowers)] = ()
+    winning_tile: Annotated[int, PlainValidator(_tile)] = None  # absent only in a flower win
+    self_drawn: bool = False
+    seat: Wind = "E"
+    round: Wind = "E"
+    streak: Annotated[int, Field(ge=0, le=MAX_STREAK)] = 0
+    discarder: Wind = None  # absent on a self-drawn win
+    events: list[Literal[EVENTS]] = []
+    pool: Tiles = ()
+    stakes: StakesIn = None  # absent: the rule set's usual stakes
+    eighth_flower: Wind = None  # 七搶一 情況一: the seat holding the eighth flower
+
+
+def hand_from_json(obj: Any) -> Hand:
+    """Read one hand object of the CLI contract; raises HandError naming the problem."""
+    h = check(HandIn, obj, HandError, "a hand")
     hand = Hand(
-        ruleset=ruleset,
-        concealed=concealed,
-        melds=tuple(parse_meld(m) if isinstance(m, str) else _not_a_meld(m) for m in melds),
-        flowers=flowers,
-        winning_tile=winning_tile,
-        self_drawn=self_drawn,
-        seat=_wind(obj.get("seat", "E"), "seat"),
-        round=_wind(obj.get("round", "E"), "round"),
-        streak=streak,
-        discarder=None if discarder is None else _wind(discarder, "discarder"),
-        events=frozenset(events),
-        pool=pool,
-        stakes=stakes,
-        options=MappingProxyType(dict(options)),
-        eighth_flower=None if eighth is None else _wind(eighth, "eighth_flower"),
+        ruleset=h.ruleset,
+        concealed=h.concealed,
+        melds=tuple(h.melds),
+        flowers=h.flowers,
+        winning_tile=h.winning_tile,
+        self_drawn=h.self_drawn,
+        seat=h.seat,
+        round=h.round,
+        streak=h.streak,
+        discarder=h.discarder,
+        events=frozenset(h.events),
+        pool=h.pool,
+        stakes=None if h.stakes is None else Stakes(h.stakes.base, h.stakes.point),
+        options=MappingProxyType(h.options),
+        eighth_flower=h.eighth_flower,
     )
     validate(hand)
     return hand
-
-
-def _stakes(raw: Any) -> Stakes:
-    if not isinstance(raw, dict) or set(raw) != {"base", "point"}:
-        raise HandError("stakes must be an object with base and point, e.g. {\"base\": 100, \"point\": 20}")
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in raw.values()):
-        raise HandError("stakes base and point must be whole amounts, 0 or more")
-    return Stakes(**raw)
-
-
-def _not_a_meld(m: Any) -> Meld:
-    raise HandError(f"meld {m!r} must be a string such as \"pon 555p\"")
 
 
 def _contradiction(hand: Hand) -> str | None:

@@ -199,7 +199,7 @@ def _check_references(items: tuple[ItemRule, ...], options: Mapping[str, Option]
 @cache
 def load(ruleset_id: str) -> Ruleset:
     path = RULESET_DIR / f"{ruleset_id}.json"
-    if not path.is_file():
+    if ruleset_id not in names():  # a name from the list, never a path: `../rulesets/taiwan` is refused
         raise RulesetError(f"unknown rule set {ruleset_id!r}; known: {', '.join(names())}")
     raw = json.loads(path.read_text(encoding="utf-8"))
     where = f"rule set {ruleset_id}"

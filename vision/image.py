@@ -1,16 +1,30 @@
-"""Photo loading with the checks a phone upload needs: real image, sane size, EXIF upright."""
+"""Photo loading with the checks a phone upload needs: a real image, a sane size, upright.
+
+Pillow decodes every format, HEIC/HEIF photos too (pillow-heif), because it decodes
+strictly: a stream corrupted in the middle or cut short is an error, where OpenCV
+fills the rest grey and prints a libjpeg line. The size is checked twice before
+anything is decoded: the file's bytes before it is read whole, the pixels from the
+header. A library warning becomes the one message, never a line of its own.
+"""
 
 from __future__ import annotations
 
 import io
+import warnings
 from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, UnidentifiedImageError
+import pillow_heif
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from scoring.inputs import InputError, read_bytes
 
 MAX_BYTES = 40 * 1024 * 1024
 MAX_PIXELS = 50_000_000  # a 12 MP phone photo is far below; a 200 MP scan is refused
+LIMITS = f"at most {MAX_BYTES // 2**20} MB and {MAX_PIXELS // 1_000_000} megapixels"  # the one statement of the limits, for the uploader
+
+pillow_heif.register_heif_opener()
 
 
 class ImageError(ValueError):
@@ -22,23 +36,30 @@ def load(source: str | Path | bytes, name: str = "photo") -> np.ndarray:
     if isinstance(source, (str, Path)):
         name = str(source)
         try:
-            data = Path(source).read_bytes()
-        except OSError as e:
-            raise ImageError(f"{name}: cannot read ({e.strerror})") from None
+            data = read_bytes(name, MAX_BYTES)
+        except InputError as e:
+            raise ImageError(str(e)) from None
     else:
         data = source
     if not data:
         raise ImageError(f"{name}: empty file")
     if len(data) > MAX_BYTES:
-        raise ImageError(f"{name}: {len(data) / 2**20:.0f} MB is too large (limit {MAX_BYTES // 2**20} MB)")
-    try:
-        with Image.open(io.BytesIO(data)) as header:  # reads the header only
-            w, h = header.size
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError):
-        raise ImageError(f"{name}: not an image OpenCV or Pillow can read") from None
-    if w * h > MAX_PIXELS:
-        raise ImageError(f"{name}: {w}x{h} is {w * h / 1e6:.0f} MP, above the {MAX_PIXELS // 1_000_000} MP limit")
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)  # applies EXIF orientation
-    if img is None or img.size == 0:
-        raise ImageError(f"{name}: the image data is corrupt")
-    return img
+        raise ImageError(f"{name}: {len(data) / 2**20:.0f} MB is larger than the {MAX_BYTES // 2**20} MB limit")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # the pixels are checked below, with the numbers
+        try:
+            photo = Image.open(io.BytesIO(data))  # reads the header only
+        except Image.DecompressionBombError:
+            raise ImageError(f"{name}: more than {2 * Image.MAX_IMAGE_PIXELS // 1_000_000} MP, above the {MAX_PIXELS // 1_000_000} MP limit") from None
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Warning):
+            raise ImageError(f"{name}: not an image Pillow can read") from None
+        with photo:
+            w, h = photo.size
+            if w * h > MAX_PIXELS:
+                raise ImageError(f"{name}: {w}x{h} is {w * h / 1e6:.0f} MP, above the {MAX_PIXELS // 1_000_000} MP limit")
+            try:
+                rgb = ImageOps.exif_transpose(photo).convert("RGB")
+            except (OSError, SyntaxError, ValueError, EOFError, Warning) as e:
+                raise ImageError(f"{name}: the image data is corrupt or cut short ({e})") from None
+    return cv2.cvtColor(np.asarray(rgb), cv2.COLOR_RGB2BGR)
