@@ -65,6 +65,9 @@ def _printable(name: str) -> str:
     return name
 
 
+# The JSON forms of the ledger, checked strictly (scoring/schema.py). A new key of one
+# hand type (a 斬拉 count, say) is a field of its model here and one of HandRecord.
+
 PlayerName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_printable)]
 
 
@@ -173,14 +176,21 @@ def hand_from_record(obj: Any, table: Table) -> HandRecord:
 
 
 def _record(rec: WinIn | DrawIn | FalseWinIn | CutIn, raw: dict, table: Table) -> HandRecord:
-    paid = None if rec.paid is None else tuple(Paid(_player(p.payer, table, "paid from"), _player(p.payee, table, "paid to"), p.amount) for p in rec.paid)
+    paid = (
+        None
+        if rec.paid is None
+        else tuple(Paid(_player(p.payer, table, "paid from"), _player(p.payee, table, "paid to"), p.amount) for p in rec.paid)
+    )
     if isinstance(rec, DrawIn):
         return HandRecord("draw", paid=paid)
     if isinstance(rec, FalseWinIn):
         return HandRecord("false_win", offender=_player(rec.offender, table, "offender"), paid=paid)
     if isinstance(rec, CutIn):
         return HandRecord("cut", payer=_player(rec.payer, table, "payer"), payee=_player(rec.payee, table, "payee"), paid=paid)
-    winners = tuple(Winner(_player(w.player, table, "winner"), w.points, raw_w.get("hand")) for w, raw_w in zip(rec.winners, raw["winners"], strict=True))
+    winners = tuple(
+        Winner(_player(w.player, table, "winner"), w.points, raw_w.get("hand"))
+        for w, raw_w in zip(rec.winners, raw["winners"], strict=True)
+    )
     names = [w.player for w in winners]
     if len(set(names)) != len(names):
         raise SessionError(f"a winner is named twice: {', '.join(names)}")

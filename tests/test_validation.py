@@ -77,8 +77,8 @@ def test_refused_with_a_message_naming_the_problem(kw, message):
         ({"pool": None}, "pool: must be a string"),
         ({"winning_tile": None}, "winning_tile: must be a string"),
         ({"winning_tile": 4}, "winning_tile: must be a string"),
-        ({"flowers": 0}, "flowers: must be a string in tile notation such as \"15f\", not 0"),
-        ({"flowers": False}, "flowers: must be a string in tile notation such as \"15f\", not false"),
+        ({"flowers": 0}, 'flowers: must be a string in tile notation such as "15f", not 0'),
+        ({"flowers": False}, 'flowers: must be a string in tile notation such as "15f", not false'),
         ({"melds": "pon 555p"}, 'melds: must be a list, not "pon 555p"'),
         ({"melds": [555]}, "meld 1: must be a string"),
         # stakes are whole amounts, never booleans
@@ -127,12 +127,21 @@ def session(*hands, **table):
         ({"hands": [{"type": "draw", "winners": WIN["winners"]}]}, r"hand 1: winners: unknown key \(known: paid, type\)"),
         ({"hands": [{**WIN, "winners": [{"player": "Ben", "pts": 3}]}]}, "hand 1: winner 1: give either points or a hand"),
         ({"hands": [{**WIN, "winners": [{"player": "Ben", "points": 3, "pts": 3}]}]}, "hand 1: winner 1: pts: unknown key"),
-        ({"hands": [{**WIN, "winners": [{"player": "Ben", "hand": {**HAND, "discarer": "W"}}]}]}, "hand 1: winner 1: hand: discarer: unknown key"),
+        (
+            {"hands": [{**WIN, "winners": [{"player": "Ben", "hand": {**HAND, "discarer": "W"}}]}]},
+            "hand 1: winner 1: hand: discarer: unknown key",
+        ),
         # cause 7: every value's type
         ({"hands": [{**WIN, "paid": [1]}]}, "hand 1: paid 1: must be an object, not 1"),
-        ({"hands": [{**WIN, "paid": [{"from": "Amy", "to": "Ben", "amount": True}]}]}, "hand 1: paid 1: amount: must be a whole number, not true"),
+        (
+            {"hands": [{**WIN, "paid": [{"from": "Amy", "to": "Ben", "amount": True}]}]},
+            "hand 1: paid 1: amount: must be a whole number, not true",
+        ),
         ({"hands": [{**WIN, "winners": [{"player": "Ben", "hand": "123m"}]}]}, 'hand 1: winner 1: hand: must be an object, not "123m"'),
-        ({"hands": [{**WIN, "winners": [{"player": "Ben", "points": True}]}]}, "hand 1: winner 1: points: must be a whole number, not true"),
+        (
+            {"hands": [{**WIN, "winners": [{"player": "Ben", "points": True}]}]},
+            "hand 1: winner 1: points: must be a whole number, not true",
+        ),
         ({"players": [["Amy"], "Ben", "Cat", "Dan"]}, r'player 1: must be a string, not \["Amy"\]'),
         ({"players": ["Amy", "Amy", "Cat", "Dan"]}, "four different names"),
         ({"players": PLAYERS[:3]}, "players: must have at least 4 items, not 3"),
@@ -180,7 +189,7 @@ def write(tmp_path, data: bytes, name: str = "in.json") -> str:
     ("data", "message"),
     [
         (b"[" * 1000 + b"]" * 1000, "nested too deeply"),  # cause 3: no RecursionError
-        (b"{\"streak\": " + b"9" * 5000 + b"}", "a number of 5000 digits"),
+        (b'{"streak": ' + b"9" * 5000 + b"}", "a number of 5000 digits"),
         (b"[1e999]", "1e999 is out of range"),
         (b"[NaN]", "NaN is not a JSON number"),
         ('{"seat": "É"}'.encode("latin-1"), "not UTF-8 text \\(byte 11\\)"),
@@ -196,7 +205,7 @@ def test_json_documents_are_bounded(tmp_path, data, message):
 
 
 def test_a_byte_order_mark_is_taken_as_utf8(tmp_path):
-    assert read_json(write(tmp_path, "\ufeff{\"a\": \"東\"}".encode())) == {"a": "東"}
+    assert read_json(write(tmp_path, '\ufeff{"a": "東"}'.encode())) == {"a": "東"}
 
 
 def test_files_are_refused_by_size_before_they_are_read_whole(tmp_path):
@@ -274,7 +283,12 @@ def _png(w: int, h: int, rows: bytes = b"\0" * 100) -> bytes:
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
 
 
 def _jpeg() -> bytes:

@@ -56,7 +56,9 @@ def load(source: str | Path | bytes, name: str = "photo") -> np.ndarray:
         try:
             photo = Image.open(io.BytesIO(data))  # reads the header only
         except Image.DecompressionBombError:
-            raise ImageError(f"{name}: more than {2 * Image.MAX_IMAGE_PIXELS // 1_000_000} MP, above the {MAX_PIXELS // 1_000_000} MP limit") from None
+            raise ImageError(
+                f"{name}: more than {2 * Image.MAX_IMAGE_PIXELS // 1_000_000} MP, above the {MAX_PIXELS // 1_000_000} MP limit"
+            ) from None
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Warning):
             raise ImageError(f"{name}: not an image Pillow can read") from None
         with photo:
