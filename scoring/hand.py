@@ -6,7 +6,7 @@ table is a misreading or a typo, and scoring it anyway would hide that.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
@@ -151,41 +151,21 @@ def parse_meld(text: str) -> Meld:
     return Meld(kind, tiles[0])
 
 
-def _text(value: Any, example: str) -> str:
-    if not isinstance(value, str):
-        raise refuse("tiles", f"must be a string in tile notation such as {shown(example)}, not {shown(value)}")
-    return value
+def _notation(parse: Callable[[str], Any], example: str, error: type[Exception] = TileError) -> PlainValidator:
+    """A field written in tile notation: a string, parsed; anything else refused with an example."""
+
+    def check(value: Any) -> Any:
+        if not isinstance(value, str):
+            raise refuse("notation", f"must be a string in tile notation such as {shown(example)}, not {shown(value)}")
+        try:
+            return parse(value)
+        except error as e:
+            raise refuse("notation", str(e)) from None
+
+    return PlainValidator(check)
 
 
-def _tiles(value: Any) -> tuple[int, ...]:
-    try:
-        return parse_tiles(_text(value, "123m456p55z"))
-    except TileError as e:
-        raise refuse("tiles", str(e)) from None
-
-
-def _tile(value: Any) -> int:
-    try:
-        return kind_of(_text(value, "4m"))
-    except TileError as e:
-        raise refuse("tiles", str(e)) from None
-
-
-def _flowers(value: Any) -> tuple[int, ...]:
-    try:
-        return parse_flowers(_text(value, "15f"))
-    except TileError as e:
-        raise refuse("tiles", str(e)) from None
-
-
-def _meld(value: Any) -> Meld:
-    try:
-        return parse_meld(_text(value, "pon 555p"))
-    except HandError as e:
-        raise refuse("meld", str(e)) from None
-
-
-Tiles = Annotated[tuple[int, ...], PlainValidator(_tiles)]
+Tiles = Annotated[tuple[int, ...], _notation(parse_tiles, "123m456p55z")]
 
 
 class StakesIn(Strict):
@@ -200,9 +180,9 @@ class HandIn(Strict):
     ruleset: str = "taiwan"  # the rule set itself refuses a name it does not know
     options: dict[str, Any] = {}  # each option is checked by its rule set
     concealed: Tiles
-    melds: list[Annotated[Meld, PlainValidator(_meld)]] = []
-    flowers: Annotated[tuple[int, ...], PlainValidator(_flowers)] = ()
-    winning_tile: Annotated[int, PlainValidator(_tile)] = None  # absent only in a flower win
+    melds: list[Annotated[Meld, _notation(parse_meld, "pon 555p", HandError)]] = []
+    flowers: Annotated[tuple[int, ...], _notation(parse_flowers, "15f")] = ()
+    winning_tile: Annotated[int, _notation(kind_of, "4m")] = None  # absent only in a flower win
     self_drawn: bool = False
     seat: Wind = "E"
     round: Wind = "E"
