@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run(args)
     except InputError as e:
-        print(f"taiscore: {e}", file=sys.stderr)
+        print("taiscore: " + str(e).replace("\n", "\\n"), file=sys.stderr)  # one line, whatever a file name holds
         return EXIT_BAD_INPUT
     return 0
 

@@ -154,7 +154,7 @@ def parse_meld(text: str) -> Meld:
 def _notation(parse: Callable[[str], Any], example: str, error: type[Exception] = TileError) -> PlainValidator:
     """A field written in tile notation: a string, parsed; anything else refused with an example."""
 
-    def check(value: Any) -> Any:
+    def parsed(value: Any) -> Any:
         if not isinstance(value, str):
             raise refuse("notation", f"must be a string in tile notation such as {shown(example)}, not {shown(value)}")
         try:
@@ -162,7 +162,7 @@ def _notation(parse: Callable[[str], Any], example: str, error: type[Exception] 
         except error as e:
             raise refuse("notation", str(e)) from None
 
-    return PlainValidator(check)
+    return PlainValidator(parsed)
 
 
 Tiles = Annotated[tuple[int, ...], _notation(parse_tiles, "123m456p55z")]

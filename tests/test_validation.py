@@ -379,3 +379,15 @@ def test_every_exif_orientation_is_applied_as_opencv_applies_it(orientation):
     Image.fromarray(gradient).save(out, format="JPEG", quality=100, exif=exif.tobytes())
     data = out.getvalue()
     assert np.array_equal(load(data), cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR))
+
+
+def test_a_cut_heic_is_refused_on_one_line(tmp_path):
+    from PIL import Image
+
+    from vision.image import ImageError, load
+
+    out = io.BytesIO()
+    Image.effect_noise((256, 256), 50).convert("RGB").save(out, format="HEIF")
+    with pytest.raises(ImageError, match="corrupt or cut short") as e:
+        load(out.getvalue()[: len(out.getvalue()) // 2])
+    assert "\n" not in str(e.value)

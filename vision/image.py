@@ -66,11 +66,12 @@ def load(source: str | Path | bytes, name: str = "photo") -> np.ndarray:
             if w * h > MAX_PIXELS:
                 raise ImageError(f"{name}: {w}x{h} is {w * h / 1e6:.0f} MP, above the {MAX_PIXELS // 1_000_000} MP limit")
             try:
-                if photo.format == "JPEG" and photo.mode in ("RGB", "L"):
+                if photo.format in ("JPEG", "MPO") and photo.mode in ("RGB", "L"):
                     return _upright(simplejpeg.decode_jpeg(data, colorspace="BGR", strict=True), photo.getexif().get(ORIENTATION, 1))
                 rgb = ImageOps.exif_transpose(photo).convert("RGB")
             except (OSError, SyntaxError, ValueError, EOFError, Warning) as e:
-                raise ImageError(f"{name}: the image data is corrupt or cut short ({e})") from None
+                reason = " ".join(str(e).split())  # libheif's messages run over lines
+                raise ImageError(f"{name}: the image data is corrupt or cut short ({reason})") from None
     return cv2.cvtColor(np.asarray(rgb), cv2.COLOR_RGB2BGR)
 
 
