@@ -89,7 +89,8 @@ def test_refused_with_a_message_naming_the_problem(kw, message):
         ({"self_drawn": 1}, "self_drawn: must be true or false, not 1"),
         ({"options": 5}, "options: must be an object, not 5"),
         ({"ruleset": ["taiwan"]}, 'ruleset: must be a string, not \\["taiwan"\\]'),
-        ({"winner": "me"}, "winner: unknown key \\(known: concealed, discarder, events"),
+        ({"winner": "me"}, "winner: unknown key \\(known: concealed, discarder, eighth_flower, events"),
+        ({"eighth_flower": ""}, 'eighth_flower: must be one of E S W N, not ""'),
     ],
 )
 def test_every_hand_field_is_checked_by_type_and_range(change, message):
