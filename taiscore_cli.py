@@ -67,10 +67,64 @@ def _detector(args: argparse.Namespace):
 
     faces = None if args.faces == "none" else args.faces
     flowers = None if args.flowers == "none" else args.flowers
+    tileset = _tileset(args.tileset, faces) if args.tileset else None
     try:
-        return Detector(args.model, faces=faces, flowers=flowers)
+        return Detector(args.model, faces=faces, flowers=flowers, tileset=tileset)
     except (OSError, ValueError) as e:
         raise InputError(f"model: {e}") from None
+
+
+def _tileset(name: str, faces: str | None):
+    """The stored profile `name`, refused when missing, corrupt or made by other readers."""
+    from vision import tileset
+
+    if faces is None:
+        raise InputError(f"tile set {name!r}: a tile set reads with the face reader; --faces none leaves none")
+    try:
+        return tileset.load(name, faces)
+    except (OSError, tileset.ProfileError) as e:
+        raise InputError(str(e)) from None
+
+
+def cmd_tileset(args: argparse.Namespace) -> None:
+    from vision import tileset
+
+    try:
+        if args.action == "list":
+            for name in tileset.names():
+                print(name)
+        elif args.action == "show":
+            print(json.dumps(tileset.load(args.name).summary(), ensure_ascii=False, indent=2))
+        elif args.action == "delete":
+            tileset.delete(args.name)
+        elif args.action == "learn":
+            _learn(args.name, args.photos)
+    except (OSError, tileset.ProfileError) as e:
+        raise InputError(str(e)) from None
+
+
+def _learn(name: str, pairs: list[str]) -> None:
+    """Every PHOTO=TILES read before anything is stored; a count that differs stores nothing."""
+    from vision import tileset
+    from vision.detector import Detector
+
+    photos = []
+    for pair in pairs:
+        path, sep, tiles = pair.rpartition("=")
+        if not sep or not path:
+            raise InputError(f"{pair!r}: expected PHOTO=TILES, e.g. sheet.jpg=123456789m")
+        try:
+            tileset.kinds_of(tiles)
+        except ValueError as e:
+            raise InputError(f"{path}: {e}") from None
+        photos.append((path, _photo(path), tiles))
+    stored = tileset.load(name) if name in tileset.names() else tileset.empty(name)
+    try:
+        learnt = tileset.learn(Detector(conf=tileset.LEARN_CONF), stored, photos)
+    except tileset.CountError as e:
+        raise InputError(str(e)) from None
+    learnt.save()
+    print(json.dumps(learnt.summary(), ensure_ascii=False, indent=2))
 
 
 def _photo(path: str):
@@ -233,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
         c.add_argument("--model", default=str(DEFAULT_MODEL), help="an ONNX detector with the 43 taiscore classes")
         c.add_argument("--faces", default=str(DEFAULT_FACES), help="an ONNX face reader with the 42 tile faces; 'none': the detector's own reading")
         c.add_argument("--flowers", default=str(DEFAULT_FLOWERS), help="an ONNX flower reader with the 8 flowers, for the tiles the face reader says may be one; 'none': the face reader's reading")
+        c.add_argument("--tileset", metavar="NAME", help="read with the profile of your own tile set (taiscore tileset learn)")
         c.set_defaults(run=run)
 
     as_json = ("--json", {"action": "store_true"})
@@ -246,6 +301,16 @@ def build_parser() -> argparse.ArgumentParser:
         "bench-detector", "median latency, photo-to-payout time and peak memory", cmd_bench_detector,
         ("photos", {"nargs": "+"}), ("--runs", {"type": _count, "default": 20}),
     )
+
+    ts = sub.add_parser("tileset", help="teach the reader your own tile set 我的牌, from photos of its tiles")
+    tsub = ts.add_subparsers(dest="action", required=True)
+    learn = tsub.add_parser("learn", help="learn (or add) examples from photos; prints what the set covers and its doubts")
+    learn.add_argument("name", help="the set's name: letters, digits, - and _")
+    learn.add_argument("photos", nargs="+", metavar="PHOTO=TILES", help="a photo and its tiles in reading order: rows top to bottom, each left to right")
+    tsub.add_parser("list", help="the tile sets stored ($TAISCORE_TILESETS or ~/.local/share/taiscore/tilesets)")
+    for action, help_ in (("show", "kinds covered, examples per kind and doubts"), ("delete", "delete a tile set")):
+        tsub.add_parser(action, help=help_).add_argument("name")
+    ts.set_defaults(run=cmd_tileset)
 
     lg = sub.add_parser("ledger", help="record a night of play, audit and settle it")
     lsub = lg.add_subparsers(dest="action", required=True)

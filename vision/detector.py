@@ -13,6 +13,7 @@ from .classes import BACK, CLASSES
 from .faces import DEFAULT_FACES, FaceReader
 from .flowers import DEFAULT_FLOWERS, FlowerReader
 from .session import open_session
+from .tileset import Profile
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "taiscore-tiles.onnx"
 SAME_TILE_IOU = 0.7  # two boxes of different classes overlapping this much are one physical tile
@@ -119,7 +120,8 @@ class Detector:
     its own crop (`vision/faces.py`), and the flower reader, unless `flowers` is None,
     reads again, larger, each tile the face reader says may be a flower
     (`vision/flowers.py`); a photo stretched out of its proportions is read again
-    squeezed back into them (`_reproportioned`)."""
+    squeezed back into them (`_reproportioned`); a tile-set profile, if given, reads the
+    faces again by their likeness to its set's examples (`vision/tileset.py`)."""
 
     def __init__(
         self,
@@ -129,6 +131,7 @@ class Detector:
         threads: int = 2,
         faces: Path | None = DEFAULT_FACES,
         flowers: Path | None = DEFAULT_FLOWERS,
+        tileset: Profile | None = None,
     ):
         self.session = open_session(model, threads)
         meta = self.session.get_modelmeta().custom_metadata_map
@@ -140,6 +143,7 @@ class Detector:
         self.conf, self.iou = conf, iou
         self.faces = FaceReader(faces, threads) if faces is not None else None
         self.flowers = FlowerReader(flowers, threads) if faces is not None and flowers is not None else None
+        self.tileset = tileset.usable_with(self.faces, faces) if tileset is not None else None
 
     def _raw(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Boxes (x1y1x2y2 in `img` pixels), scores and classes above the threshold or
@@ -276,17 +280,22 @@ class Detector:
 
     def _read_faces(self, img: np.ndarray, boxes: np.ndarray, scores: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The face reader's reading for every tile: where its edges lie, and for a face-up
-        tile its face and P(tile here) x P(face); a tile the detector reads face down keeps
+        tile its face and P(tile here) x P(face) (with a tile-set profile, P(face) the surer
+        of its reading and the general one's); a tile the detector reads face down keeps
         that reading; the flower reader says which flower a tile is that may be one. The
         reader's box and the detector's are off independently, so their blend
         (`READER_BOX_SHARE`) is nearer the tile than either."""
-        probs, seen = self.faces.read(img, boxes)
+        probs, seen, embedded = self.faces.read_embedded(img, boxes)
         if self.flowers is not None:
             probs = self.flowers.reread(img, boxes, probs)
         boxes = (1 - READER_BOX_SHARE) * boxes + READER_BOX_SHARE * seen
         face_up = classes != BACK
+        face_conf = probs.max(1)
+        if self.tileset is not None:  # it may make a tile surer, never drop one
+            probs = self.tileset.reread(probs, embedded)
+            face_conf = np.maximum(face_conf, probs.max(1))
         classes = np.where(face_up, probs.argmax(1), classes)
-        scores = np.where(face_up, scores * probs.max(1), scores)
+        scores = np.where(face_up, scores * face_conf, scores)
         keep = scores >= self.conf
         h, w = img.shape[:2]
         return boxes[keep].clip(0, [w, h, w, h]), scores[keep], classes[keep]

@@ -67,20 +67,27 @@ class FaceReader:
     box for each box it is given."""
 
     def __init__(self, model: Path = DEFAULT_FACES, threads: int = 2):
-        self.session = open_session(model, threads, "face model")
+        self.session = open_session(model, threads, "face model", reads=["logits", "box"])
         meta = self.session.get_modelmeta().custom_metadata_map
         if tuple(ast.literal_eval(meta.get("faces", "()"))) != FACES:
             raise ValueError(f"{model}: its classes are not the 42 tile faces")
-        if [o.name for o in self.session.get_outputs()] != ["logits", "box"]:
+        outputs = [o.name for o in self.session.get_outputs()]
+        if outputs[:2] != ["logits", "box"]:
             raise ValueError(f"{model}: a face reader gives logits and a box for each crop")
+        self.embeds = "embedding" in outputs  # what a tile-set profile compares (vision/tileset.py)
         self.size = int(self.session.get_inputs()[0].shape[2])
         self.input = self.session.get_inputs()[0].name
 
     def read(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """N x 42 probabilities over the faces and the N tiles' boxes as the reader sees
         them, one row per box given (x1, y1, x2, y2 in `img` pixels)."""
+        return self.read_embedded(img, boxes)[:2]
+
+    def read_embedded(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """`read`, and each tile's embedding (N x features) from the same run, None where
+        the file gives none."""
         if not len(boxes):
-            return np.zeros((0, len(FACES)), np.float32), np.zeros((0, 4))
+            return np.zeros((0, len(FACES)), np.float32), np.zeros((0, 4)), None
         crops = np.stack([crop(img, tuple(b), self.size) for b in boxes])
-        logits, seen = self.session.run(None, {self.input: blob(crops)})
-        return softmax(logits), uncrop(seen, boxes)
+        outputs = self.session.run(["logits", "box", "embedding"] if self.embeds else None, {self.input: blob(crops)})
+        return softmax(outputs[0]), uncrop(outputs[1], boxes), outputs[2] if self.embeds else None

@@ -31,7 +31,7 @@ class FlowerReader:
     with the face reader's, keeping how likely the face reader thinks a flower at all."""
 
     def __init__(self, model: Path = DEFAULT_FLOWERS, threads: int = 2):
-        self.session = open_session(model, threads, "flower model")
+        self.session = open_session(model, threads, "flower model", reads=["logits"])
         meta = self.session.get_modelmeta().custom_metadata_map
         if tuple(ast.literal_eval(meta.get("flowers", "()"))) != FLOWERS:
             raise ValueError(f"{model}: its classes are not the 8 flowers")

@@ -26,6 +26,7 @@ import numpy as np
 from vision.classes import BACK, CLASSES
 from vision.faces import FACES, MARGIN, SIZE, crop, crop_matrix
 
+from .embedding import add_embedding
 from .env import ROOT, WORK
 
 MODEL = ROOT / "models" / "taiscore-faces.onnx"
@@ -225,7 +226,8 @@ def measured(net, tiles: Tiles, seed: int = 0) -> dict:
 
 def to_onnx(net, out: Path, size: int, outputs: list[str], classes: tuple[str, str]) -> None:
     """A reader as ONNX: `crops` (N x 3 x size x size) in, `outputs` out, the batch
-    dynamic, and its classes in the metadata (`classes`: key, the names' repr)."""
+    dynamic, and its classes in the metadata (`classes`: key, the names' repr); then the
+    pooled features as `embedding`, for the tile-set profiles."""
     import onnx
     import torch
 
@@ -244,6 +246,7 @@ def to_onnx(net, out: Path, size: int, outputs: list[str], classes: tuple[str, s
     model = onnx.load(str(out))
     model.metadata_props.add(key=classes[0], value=classes[1])
     onnx.save(model, str(out))
+    add_embedding(out)
 
 
 def export(net, out: Path = MODEL) -> Path:
