@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from functools import cache, cached_property
 from pathlib import Path
 from types import MappingProxyType
@@ -135,6 +135,11 @@ def read_options(ruleset_id: str, raw: Any) -> Mapping[str, Any]:
     return load(ruleset_id).resolve_options(raw)
 
 
+def _required(cls: type) -> set[str]:
+    """The fields of a dataclass that a data file must give (those without a default)."""
+    return {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
+
+
 def _option(name: str, raw: Any, common: Mapping[str, Any], where: str) -> Option:
     """An option of a data file: a common one (options.json) may only change its default."""
     if not isinstance(raw, dict):
@@ -144,7 +149,7 @@ def _option(name: str, raw: Any, common: Mapping[str, Any], where: str) -> Optio
             raise RulesetError(f"{where}: option {name} is common (options.json); a rule set sets only its default")
         raw = {**common[name], **raw}
     keys = {f.name for f in fields(Option)} - {"name"}
-    unknown, missing = set(raw) - keys, {"type", "default", "label", "label_en", "doc"} - set(raw)
+    unknown, missing = set(raw) - keys, _required(Option) - {"name"} - set(raw)
     if unknown or missing:
         raise RulesetError(f"{where}: option {name}: unknown key(s) {sorted(unknown)}, missing {sorted(missing)}")
     if raw["type"] not in OPTION_TYPES:
@@ -171,6 +176,11 @@ def _item(raw: dict[str, Any], seeds: tuple[str, ...], where: str) -> ItemRule:
         raise RulesetError(f"{where}: item {item_id}: seed must name a line of its rule set's seeds, as \"003:45\"")
     if raw.get("paid_by") not in (None, *PAID_BY):
         raise RulesetError(f"{where}: item {item_id}: paid_by must be one of {', '.join(PAID_BY)}")
+    missing = _required(ItemRule) - {"pattern"} - set(raw)
+    if missing:
+        raise RulesetError(f"{where}: item {item_id}: missing key(s) {sorted(missing)}")
+    if type(raw["value"]) is not int:
+        raise RulesetError(f"{where}: item {item_id}: value must be a whole number, got {raw['value']!r}")
     return ItemRule(**{**raw, "pattern": PATTERNS[item_id], "replaces": tuple(raw.get("replaces", ()))})
 
 
@@ -206,6 +216,9 @@ def load(ruleset_id: str) -> Ruleset:
     unknown = set(raw) - {f.name for f in fields(Ruleset)} - {"ledger"}  # the ledger block: ledger/policy.py
     if unknown:
         raise RulesetError(f"{where}: unknown key(s) {sorted(unknown)}")
+    missing = _required(Ruleset) - set(raw)
+    if missing:
+        raise RulesetError(f"{where}: missing key(s) {sorted(missing)}")
     seeds = tuple(s.strip() for s in raw["seed"].split("+"))
     options = MappingProxyType({k: _option(k, v, _common_options(), where) for k, v in raw["options"].items()})
     items = tuple(_item(i, seeds, where) for i in raw["items"])

@@ -144,6 +144,10 @@ def _item(raw, item_id):
         (lambda raw: _item(raw, "pinghu").update(replaces=["pinhu"]), "item pinghu replaces unknown"),
         (lambda raw: raw["events"].update(ready="migii"), "event.*ready.* need a bool option"),
         (lambda raw: raw.update(streak_on_drwa="up"), "unknown key.*streak_on_drwa"),
+        (lambda raw: raw.pop("events"), r"rule set taiwan: missing key\(s\) \['events'\]"),
+        (lambda raw: _item(raw, "pinghu").pop("name_en"), r"item pinghu: missing key\(s\) \['name_en'\]"),
+        (lambda raw: _item(raw, "pinghu").update(value="2"), "item pinghu: value must be a whole number, got '2'"),
+        (lambda raw: raw["options"]["migi"].pop("label_en"), r"option migi: unknown key\(s\) \[\], missing \['label_en'\]"),
     ],
 )
 def test_a_broken_data_file_is_refused_by_name(data_dir, edit, message):
