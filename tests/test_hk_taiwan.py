@@ -185,6 +185,14 @@ def test_chicken_leaves_dealer_items_aside():
     assert [(p.points, p.amount) for p in s.payments] == [(13, 10 + 13 * 2)]
 
 
+@pytest.mark.parametrize(("streak", "dealer_items"), [(0, [("dealer", 1)]), (1, [("dealer_streak", 3)]), (2, [("dealer_streak", 5)])])
+def test_dealer_items_are_seed_000s_two_n_plus_one(streak, dealer_items):
+    """Seed 000: 第一舖 (n=0) 做莊一番，第二舖做莊三番，第三舖做莊五番; only the dealer's payment adds it."""
+    s = play(BASE, "4m", self_drawn=True, streak=streak, ruleset="hk-taiwan")
+    assert [(i.id, i.value) for i in s.dealer_items] == dealer_items
+    assert {p.payer: p.points - s.total for p in s.payments} == {"E": dealer_items[0][1], "W": 0, "N": 0}
+
+
 def test_heavenly_takes_no_wait_item():
     """RULINGS 12: there is no winning tile to wait for; 3m would be 獨獨 (edge) otherwise."""
     s = ids(play(BASE, "3m", seat="E", self_drawn=True, events=["heavenly"], ruleset="hk-taiwan"))

@@ -77,6 +77,14 @@ def test_item_negative(ruleset, item):
     assert item not in _items(_case(ruleset, item, False))
 
 
+@pytest.mark.parametrize(("streak", "dealer_items"), [(0, [("dealer", 1)]), (1, [("dealer_streak", 3)]), (2, [("dealer_streak", 5)])])
+def test_star31_dealer_items_are_one_and_two_n_plus_one(streak, dealer_items):
+    """Seed 002: 庄家 1 台; 连一拉一 三台, 连二拉二 五台."""
+    s = play(BASE, "4m", seat="E", self_drawn=True, streak=streak, ruleset="star31")
+    assert [(i.id, i.value) for i in s.dealer_items] == dealer_items
+    assert all(p.points == s.total + dealer_items[0][1] for p in s.payments)
+
+
 def test_star31_all_melded_takes_no_single_wait():
     assert ids(play("55p", "5p", melds=FIVE_MELDS, ruleset="star31")) == {"all_melded": 2}
 
