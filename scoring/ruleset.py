@@ -129,12 +129,6 @@ class Ruleset:
         return self.by_id[item_id]
 
 
-def read_options(ruleset_id: str, raw: Any) -> Mapping[str, Any]:
-    """A hand's (or a table's) raw `options` checked against its rule set: the one call
-    a reader of input makes. Raises RulesetError (a HandError) naming the option."""
-    return load(ruleset_id).resolve_options(raw)
-
-
 def _required(cls: type) -> set[str]:
     """The fields of a dataclass that a data file must give (those without a default)."""
     return {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}

@@ -13,7 +13,7 @@ import pytest
 
 from scoring import ruleset as rulesets
 from scoring.registry import PATTERN_MODULES, PATTERNS
-from scoring.ruleset import RulesetError, load, names, read_options
+from scoring.ruleset import RulesetError, load, names
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -61,11 +61,11 @@ def test_every_pattern_is_used_by_some_rule_set():
 
 
 def test_defaults_come_back_for_an_empty_mapping():
-    assert dict(read_options("star31", {})) == {
+    assert dict(load("star31").resolve_options({})) == {
         "seven_rob_one": True, "heavenly_value": 24, "flower_kong_stacks": False, "pinghu_strict": True, "rounds": 4,
         "seat_round_wind_three": False,
     }
-    assert read_options("taiwan-basic", {"rounds": 8}) == {"pinghu_strict": False, "rounds": 8}
+    assert load("taiwan-basic").resolve_options({"rounds": 8}) == {"pinghu_strict": False, "rounds": 8}
 
 
 @pytest.mark.parametrize(
@@ -84,7 +84,7 @@ def test_defaults_come_back_for_an_empty_mapping():
 )
 def test_a_bad_option_is_refused_by_name(ruleset, options, message):
     with pytest.raises(RulesetError, match=message):
-        read_options(ruleset, options)
+        load(ruleset).resolve_options(options)
 
 
 def test_a_hand_with_a_bad_option_is_refused_when_scored():
