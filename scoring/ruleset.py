@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from functools import cache, cached_property
@@ -17,6 +18,7 @@ from typing import Any
 from .hand import HandError, Stakes
 from .patterns import Pattern
 from .registry import PATTERNS
+from .special import SHAPES
 
 RULESET_DIR = Path(__file__).parent / "rulesets"
 COMMON_OPTIONS = Path(__file__).parent / "options.json"  # options several rule sets share, documented once
@@ -188,8 +190,12 @@ def _common_options() -> Mapping[str, Any]:
 
 
 def _check_references(items: tuple[ItemRule, ...], options: Mapping[str, Option], where: str) -> None:
-    """What an item names must exist: the items it replaces, and options of the right type."""
+    """What an item names must exist: the items it replaces, and options of the right type.
+    An id listed twice would score twice (a row copied and not renamed)."""
     ids = {i.id for i in items}
+    twice = sorted(i for i, n in Counter(x.id for x in items).items() if n > 1)
+    if twice:
+        raise RulesetError(f"{where}: item(s) {twice} listed twice")
     for i in items:
         missing = set(i.replaces) - ids
         if missing:
@@ -221,6 +227,9 @@ def load(ruleset_id: str) -> Ruleset:
     bad = {e: o for e, o in events.items() if o is not None and (o not in options or options[o].type != "bool")}
     if bad:
         raise RulesetError(f"{where}: event(s) {sorted(bad)} need a bool option of the rule set")
+    unknown_shapes = sorted(set(raw.get("shapes", ())) - set(SHAPES))
+    if unknown_shapes:
+        raise RulesetError(f"{where}: unknown shape(s) {unknown_shapes}; known: {', '.join(SHAPES)}")
     return Ruleset(
         id=raw["id"],
         name=raw["name"],

@@ -144,6 +144,8 @@ def _item(raw, item_id):
         (lambda raw: _item(raw, "pinghu").update(replaces=["pinhu"]), "item pinghu replaces unknown"),
         (lambda raw: raw["events"].update(ready="migii"), "event.*ready.* need a bool option"),
         (lambda raw: raw.update(streak_on_drwa="up"), "unknown key.*streak_on_drwa"),
+        (lambda raw: raw["items"].append(dict(_item(raw, "pinghu"))), r"item\(s\) \['pinghu'\] listed twice"),
+        (lambda raw: raw.update(shapes=["seven_pairs"]), r"unknown shape\(s\) \['seven_pairs'\]; known: thirteen_orphans"),
         (lambda raw: raw.pop("events"), r"rule set taiwan: missing key\(s\) \['events'\]"),
         (lambda raw: _item(raw, "pinghu").pop("name_en"), r"item pinghu: missing key\(s\) \['name_en'\]"),
         (lambda raw: _item(raw, "pinghu").update(value="2"), "item pinghu: value must be a whole number, got '2'"),
