@@ -145,6 +145,13 @@ def test_immediate_payments_are_their_own_lines():
     assert [p.payer for p in s.payments if p.kind == "win"] == ["W"]
 
 
+def test_flower_grass_is_one_base_from_each_at_once():
+    """Seed 000: 一台草 另三家立即各賠 1 個底 (春夏 of one group, 菊竹 of the other: 1-4, mixed)."""
+    s = play(BASE, "4m", flowers="1278f", ruleset="hk-taiwan")
+    assert "flower_grass" in ids(s)
+    assert sorted((p.payer, p.amount) for p in s.payments if p.kind == "immediate") == [("E", 10), ("N", 10), ("W", 10)]
+
+
 def test_seat_extras_for_flowers_and_wind_pungs():
     s = ids(play("123m456m789p234s222z55p", "4m", flowers="26f", ruleset="hk-taiwan"))
     assert s["flowers"] == 4 and s["wind_pung"] == 2  # seat S: 夏 and 蘭 are its own, 南 pung
