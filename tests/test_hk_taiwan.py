@@ -137,6 +137,35 @@ def test_row_negative(item):
     assert item not in _items(CASES[item][2])
 
 
+# Seed 000's 已包括 column: the rows a row already includes are not listed beside it (RULINGS 7).
+INCLUDES = {
+    "replacement_win": {"self_drawn"},  # 花上自摸: 已包括自摸
+    "double_replacement_win": {"self_drawn", "replacement_win"},  # 已包括自摸及槓上自摸
+    "concealed_self_drawn": {"self_drawn", "concealed_hand"},  # 門前清自摸: 已包括自摸 (RULINGS: and 門前清)
+    "half_melded": {"self_drawn", "single_wait"},  # 半求人: 已包括自摸、獨獨
+    "all_melded": {"single_wait"},  # 全求人: 已包括獨獨
+    "no_honours_no_flowers": {"no_honours", "no_flowers"},  # 無字花: 已包括無字、無花
+    "eight_flowers": {"self_drawn", "flowers", "seven_flowers", "flower_set"},  # 八仙過海: 已包括自摸 (and RULINGS 11)
+    "big_pinghu": {"pinghu", "no_honours_no_flowers"},  # 大平胡: 已包括無字花及平胡
+    "all_hidden_self_drawn": {"self_drawn", "hidden_pungs_5", "hidden_pungs_4", "hidden_pungs_3"},  # 間間胡: 已包括五暗刻及自摸
+}
+
+
+# Hands with a call, so that no 門前清自摸 hides a 自摸 left listed.
+NOT_CONCEALED = {
+    "eight_flowers": {**CHI, "self_drawn": True, "flowers": "12345678f", "events": ["eight_flowers"]},
+    "all_hidden_self_drawn": dict(
+        concealed="111m555m999p222s55p", melds=["kong 8888s"], win="5p", self_drawn=True, options={"kong_keeps_concealed": False}
+    ),
+}
+
+
+@pytest.mark.parametrize("item", sorted(INCLUDES))
+def test_a_row_lists_none_of_the_rows_it_includes(item):
+    found = _items(NOT_CONCEALED.get(item, CASES[item][1]))
+    assert item in found and not INCLUDES[item] & set(found), found
+
+
 def test_immediate_payments_are_their_own_lines():
     """暗槓: 1 底 from each other player; 一台花: 2 底 each (seed 000), outside the hand value."""
     s = play("456m789p234s678s55p", "4m", melds=["ankong 1111m"], flowers="1234f", ruleset="hk-taiwan")
