@@ -191,7 +191,8 @@ def _common_options() -> Mapping[str, Any]:
 
 def _check_references(items: tuple[ItemRule, ...], options: Mapping[str, Option], where: str) -> None:
     """What an item names must exist: the items it replaces, and options of the right type.
-    An id listed twice would score twice (a row copied and not renamed)."""
+    An id listed twice would score twice (a row copied and not renamed); an item whose
+    value an option sets must show that option's default, or editing it would change nothing."""
     ids = {i.id for i in items}
     twice = sorted(i for i, n in Counter(x.id for x in items).items() if n > 1)
     if twice:
@@ -204,6 +205,9 @@ def _check_references(items: tuple[ItemRule, ...], options: Mapping[str, Option]
             name = getattr(i, key)
             if name and (name not in options or options[name].type != wants):
                 raise RulesetError(f"{where}: item {i.id}: {key} {name} must be a {wants} option of the rule set")
+        if i.value_option and options[i.value_option].default != i.value:
+            default = options[i.value_option].default
+            raise RulesetError(f"{where}: item {i.id}: value {i.value} differs from its value_option {i.value_option}'s default {default}")
 
 
 @cache

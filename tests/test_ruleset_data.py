@@ -137,6 +137,7 @@ def _item(raw, item_id):
         (lambda raw: raw["options"]["heavenly_value"].update(default=2000), "option heavenly_value .* from 1 to 1000"),
         (lambda raw: raw["options"].pop("migi"), "item migi: option migi must be a bool option"),
         (lambda raw: _item(raw, "heavenly").update(value_option="migi"), "item heavenly: value_option migi must be a int option"),
+        (lambda raw: _item(raw, "heavenly").update(value=20), "item heavenly: value 20 differs from its value_option heavenly_value's default 16"),
         (lambda raw: _item(raw, "pinghu").update(pattern="all_chows"), r"item pinghu: unknown key\(s\) \['pattern'\]"),
         (lambda raw: _item(raw, "pinghu").update(id="ping_hu"), "no pattern named ping_hu"),
         (lambda raw: _item(raw, "pinghu").pop("seed"), "item pinghu: seed must name a line"),
