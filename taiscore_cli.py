@@ -120,7 +120,7 @@ def _learn(name: str, pairs: list[str]) -> None:
         photos.append((path, _photo(path), tiles))
     stored = tileset.load(name) if name in tileset.names() else tileset.empty(name)
     try:
-        learnt = tileset.learn(Detector(conf=tileset.LEARN_CONF), stored, photos)
+        learnt = tileset.learn(Detector(config=tileset.LEARNING), stored, photos)
     except tileset.CountError as e:
         raise InputError(str(e)) from None
     learnt.save()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from vision.detector import DEFAULT_MODEL, READER_BOX_SHARE, VOTE_FLOOR, Detector, _out_of_shape, letterbox, vote
+from vision.detector import DEFAULT_MODEL, Detector
 from vision.image import ImageError, load
 
 GOLDEN = ROOT / "tests" / "golden" / "detections.json"
@@ -50,65 +50,19 @@ def test_onnx_pipeline_agrees_with_ultralytics_on_the_golden_photos(detector):
     assert checked > 0
 
 
-def test_a_kept_box_moves_to_the_score_weighted_mean_of_the_boxes_on_its_tile():
-    kept = np.array([[0.0, 0.0, 100, 100]])
-    candidates = np.array([[0.0, 0.0, 100, 100], [4.0, 4.0, 104, 104], [60.0, 0, 160, 100], [-8.0, -8, 92, 92]])
-    scores = np.array([0.9, 0.3, 0.9, VOTE_FLOOR / 2])  # the third covers another tile, the fourth scores too low
-    assert vote(kept, candidates, scores) == pytest.approx(np.array([[1.0, 1.0, 101, 101]]))
-
-
-def test_a_box_no_candidate_votes_for_stays_where_it_is():
-    kept = np.array([[0.0, 0.0, 100, 100]])
-    assert (vote(kept, kept, np.array([VOTE_FLOOR / 2])) == kept).all()
-
-
-def test_each_final_box_blends_the_detectors_box_and_the_face_readers(detector):
-    from vision.training.golden import photos
-
-    reader = Detector(DEFAULT_MODEL)
-    name, img = next((n, i) for n, i in photos() if n.startswith("real/"))
-    h, w = img.shape[:2]
-    boxes, _, _ = detector.boxes(img)
-    seen = reader.faces.read(img, boxes)[1]
-    blended = ((1 - READER_BOX_SHARE) * boxes + READER_BOX_SHARE * seen).clip(0, [w, h, w, h])
-    tiles = reader.detect(img)
-    assert tiles and np.abs(seen - boxes).max() > 1, "the reader moves some box"
-    for t in tiles:
-        assert np.abs(blended - t.box).max(1).min() < 1e-3, f"{name}: {t.code} at {t.box} is no blend"
-
-
-def test_letterbox_keeps_aspect_and_centres():
-    img = np.zeros((300, 600, 3), np.uint8)
-    out, scale, (left, top) = letterbox(img, 640)
-    assert out.shape == (640, 640, 3) and scale == pytest.approx(640 / 600) and left == 0 and top == 160
-
-
-def test_very_wide_photos_are_read_in_windows(detector):
-    wins = detector._windows(4000, 800)
-    assert len(wins) > 1 and wins[0] == (0, 0, 4000, 800)
-    assert detector._windows(640, 480) == [(0, 0, 640, 480)]
-
-
-def test_windows_are_as_small_as_bring_the_tiles_up_to_their_trained_size(detector):
-    # 122 px tiles in a 12 MP photo come out at 15 px of 480: windows of 1952 px double that
-    whole, *wins = detector._windows(4000, 3000, tile=122)
-    assert whole == (0, 0, 4000, 3000) and {max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in wins} == {1952}
-    assert wins[0][:2] == (0, 0) and wins[-1][2:] == (4000, 3000)  # they cover the photo
-    # a strip of 200 px tiles shows them at 42 px of 480 as it is
-    assert detector._windows(181, 2258, tile=200) == [(0, 0, 181, 2258)]
-
-
-def test_a_box_an_inner_edge_of_its_window_cuts_is_dropped(detector):
-    window = (1000, 0, 2000, 800)  # in a 4000 x 800 photo: its left and right edges are inner
-    boxes = np.array([[0.5, 300, 80, 400], [920, 300, 999.5, 400], [300, 0, 380, 100], [300, 300, 380, 400]])
-    assert detector._uncut(boxes, window, 4000, 800).tolist() == [False, False, True, True]
-
-
 def _passes(detector, img, monkeypatch) -> int:
     """How many network runs reading `img` takes: one for the whole photo, one per window."""
     runs = []
-    raw = detector._raw
-    monkeypatch.setattr(detector, "_raw", lambda part: runs.append(part.shape) or raw(part))
+    network = detector.network
+
+    class Counted:
+        size = network.size
+
+        def __call__(self, part, floor):
+            runs.append(part.shape)
+            return network(part, floor)
+
+    monkeypatch.setattr(detector, "network", Counted())
     detector.boxes(img)
     return len(runs)
 
@@ -122,14 +76,6 @@ def test_windows_are_read_only_when_the_whole_photo_shows_its_tiles_small(detect
     assert _passes(detector, np.concatenate([photo] * 3, 1), monkeypatch) > 1
     # the photo enlarged to the same width: its tiles come out at their usual size
     assert _passes(detector, cv2.resize(photo, (1920, 1920)), monkeypatch) == 1
-
-
-def test_tiles_say_when_a_photo_is_out_of_its_proportions():
-    tile, sure, unsure = np.array([[0, 0, 30.0, 40]]), np.full(5, 0.9), np.full(5, 0.4)
-    assert not _out_of_shape(np.repeat(tile, 5, 0), sure)
-    assert _out_of_shape(np.repeat(tile, 2, 0), sure[:2])  # too few to read anything from
-    assert _out_of_shape(np.repeat(tile, 5, 0), unsure)  # parts of stretched tiles pass, unsurely, for tiles
-    assert _out_of_shape(np.repeat(tile * [1, 1, 1, 5], 5, 0), sure)  # 30 x 200: no tile is so long
 
 
 @pytest.mark.parametrize("size", [(1280, 320), (320, 1280)])

@@ -102,7 +102,7 @@ def test_the_face_reader_reads_every_box_given_and_none_for_none(reader):
 
 
 def test_the_face_reader_puts_boxes_that_are_off_back_on_their_tiles(reader):
-    from vision.detector import box_iou
+    from vision.detections import box_iou
     from vision.training.faces import jittered
 
     rng = np.random.default_rng(0)
@@ -131,7 +131,7 @@ def test_another_networks_file_or_a_corrupt_or_missing_file_is_refused_as_a_read
 
 
 def test_the_face_reader_reads_the_golden_photos_at_least_as_well_as_the_detector():
-    from vision.detector import box_iou
+    from vision.detections import box_iou
 
     right, labelled = {"detector": 0, "face reader": 0}, 0
     readers = {"detector": Detector(DEFAULT_MODEL, faces=None), "face reader": Detector(DEFAULT_MODEL)}

@@ -14,7 +14,9 @@ import pytest
 from conftest import ROOT, labelled_golden_photos
 
 from vision.faces import DEFAULT_FACES, FACES, FaceReader
-from vision.flowers import DEFAULT_FLOWERS, FLOWER_FACES, FLOWERS, MAY_BE_A_FLOWER, SIZE, FlowerReader
+from vision.flowers import DEFAULT_FLOWERS, FLOWER_FACES, FLOWERS, SIZE, FlowerReader
+
+MAY_BE_A_FLOWER = 0.1  # the threshold the tests read at
 
 GOLDEN = ROOT / "tests" / "golden" / "flowers.json"
 
@@ -61,7 +63,7 @@ def test_only_a_tile_that_may_be_a_flower_is_read_again_and_only_among_the_flowe
     probs[0, 0] = 0.5
     probs[1, FLOWER_FACES] = MAY_BE_A_FLOWER / 2 / len(FLOWERS)  # almost surely no flower
     probs[1, 0] = 1 - MAY_BE_A_FLOWER / 2
-    again = reader.reread(img, np.stack([box, box]), probs)
+    again = reader.reread(img, np.stack([box, box]), probs, MAY_BE_A_FLOWER)
     assert again[:, FLOWER_FACES].sum(1) == pytest.approx(probs[:, FLOWER_FACES].sum(1))
     assert again[:, : FLOWER_FACES.start] == pytest.approx(probs[:, : FLOWER_FACES.start])
     assert FACES[FLOWER_FACES.start + int(again[0, FLOWER_FACES].argmax())] == code
@@ -72,7 +74,7 @@ def test_two_readings_that_rule_out_each_others_flower_still_leave_the_tile_a_fl
     probs = np.zeros((1, len(FACES)))
     probs[0, FLOWER_FACES.start] = 1.0  # the face reader: surely 1f
     monkeypatch.setattr(reader, "read", lambda img, boxes: np.eye(len(FLOWERS))[[1]])  # the flower reader: surely 2f
-    again = reader.reread(np.zeros((8, 8, 3), np.uint8), np.array([[0, 0, 4, 4.0]]), probs)
+    again = reader.reread(np.zeros((8, 8, 3), np.uint8), np.array([[0, 0, 4, 4.0]]), probs, MAY_BE_A_FLOWER)
     assert np.isfinite(again).all() and again[0, FLOWER_FACES].sum() == pytest.approx(1.0)
 
 

@@ -34,7 +34,7 @@ def art() -> dict:
 
 @pytest.fixture(scope="module")
 def learner() -> Detector:
-    return Detector(conf=tileset.LEARN_CONF)
+    return Detector(config=tileset.LEARNING)
 
 
 @pytest.fixture(scope="module")

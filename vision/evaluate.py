@@ -7,6 +7,7 @@ detector's working confidence, the numbers a player actually sees.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -17,11 +18,13 @@ import numpy as np
 from scoring.tiles import parse_tiles
 
 from .classes import CLASSES
-from .detector import Detector, box_iou
+from .detections import box_iou
+from .detector import Detector
 from .image import load
 from .layout import read_layout
 
 IOUS = np.linspace(0.5, 0.95, 10)
+EVERY_READING = 0.001  # the confidence evaluation reads at: mAP counts every reading, however unsure
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 
 
@@ -98,23 +101,43 @@ def labels_for(image: Path, w: int, h: int) -> np.ndarray:
     return np.array(rows, dtype=float).reshape(-1, 5)
 
 
+def _claims(iou: np.ndarray, order: np.ndarray, thr: float) -> np.ndarray:
+    """COCO's rule: in `order` (falling confidence), each prediction (a row of `iou`)
+    claims the best unclaimed true box at `thr` or above; the index it claims, or -1."""
+    taken = np.zeros(iou.shape[1], bool)
+    claims = np.full(len(iou), -1)
+    for i in order:
+        cand = np.where(~taken & (iou[i] >= thr), iou[i], -1.0)
+        j = int(cand.argmax())
+        if cand[j] >= thr:
+            taken[j] = True
+            claims[i] = j
+    return claims
+
+
 def match(pred_boxes, pred_cls, gt: np.ndarray, pred_conf: np.ndarray | None = None) -> np.ndarray:
-    """For each prediction and IoU threshold: is it a true positive? COCO's rule: in
-    falling confidence, each prediction takes the best unclaimed true box of its class."""
+    """For each prediction and IoU threshold: is it a true positive (`_claims`, a true box
+    of its class)?"""
     correct = np.zeros((len(pred_boxes), len(IOUS)), bool)
     if not len(pred_boxes) or not len(gt):
         return correct
     iou = box_iou(pred_boxes, gt[:, 1:]) * (pred_cls[:, None] == gt[None, :, 0])
     order = np.argsort(-pred_conf) if pred_conf is not None else np.arange(len(pred_boxes))
     for t, thr in enumerate(IOUS):
-        taken = np.zeros(len(gt), bool)
-        for i in order:
-            cand = np.where(~taken & (iou[i] >= thr), iou[i], -1.0)
-            j = int(cand.argmax())
-            if cand[j] >= thr:
-                taken[j] = True
-                correct[i, t] = True
+        correct[:, t] = _claims(iou, order, thr) >= 0
     return correct
+
+
+def claimed(pred_boxes: np.ndarray, pred_cls: np.ndarray, pred_conf: np.ndarray, gt: np.ndarray, any_class: bool = False) -> np.ndarray:
+    """For each true box (rows class, x1, y1, x2, y2): does a prediction claim it at IoU 0.5
+    (`_claims`), one of its class unless `any_class`?"""
+    found = np.zeros(len(gt), bool)
+    if not len(pred_boxes) or not len(gt):
+        return found
+    iou = box_iou(pred_boxes, gt[:, 1:]) * (any_class or (pred_cls[:, None] == gt[None, :, 0]))
+    claims = _claims(iou, np.argsort(-pred_conf), 0.5)
+    found[claims[claims >= 0]] = True
+    return found
 
 
 def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
@@ -125,9 +148,12 @@ def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
     return float(np.trapezoid(np.interp(x, r, p), x))
 
 
-def evaluate(target: Path, detector: Detector, working_conf: float = 0.25) -> Report:
+def evaluate(target: Path, detector: Detector) -> Report:
+    """The detector's readings of every photo of `target` at `EVERY_READING`, precision,
+    recall and the exact rates at its own working confidence."""
     files = image_files(target)
-    detector.conf = 0.001
+    working_conf = detector.config.conf
+    reading = dataclasses.replace(detector.config, conf=EVERY_READING)
     stats, confusion, exact = [], Counter(), 0
     n_gt = Counter()
     tp_work = fp_work = 0
@@ -136,7 +162,7 @@ def evaluate(target: Path, detector: Detector, working_conf: float = 0.25) -> Re
         img = load(f)
         h, w = img.shape[:2]
         gt = labels_for(f, w, h)
-        tiles = detector.detect(img)
+        tiles = detector.detect(img, reading)
         boxes = np.array([t.box for t in tiles], float).reshape(-1, 4)
         cls = np.array([CLASSES.index(t.code) for t in tiles], int)
         conf = np.array([t.conf for t in tiles], float)

@@ -23,7 +23,6 @@ DEFAULT_FLOWERS = Path(__file__).resolve().parents[1] / "models" / "taiscore-flo
 SIZE = 96  # the crop side: the median tile of the real photos is 75 px, grown 1.2 times
 FLOWER_FACES = slice(INDEX["1f"], INDEX["8f"] + 1)  # where the flowers lie among the faces
 FLOWERS = FACES[FLOWER_FACES]
-MAY_BE_A_FLOWER = 0.1  # a tile the face reader thinks at least this likely a flower is read again
 
 
 class FlowerReader:
@@ -45,15 +44,16 @@ class FlowerReader:
         (logits,) = self.session.run(None, {self.input: blob(np.stack([crop(img, tuple(b), self.size) for b in boxes]))})
         return softmax(logits)
 
-    def reread(self, img: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """The face reader's `probs` (N x 42) with, for each tile it thinks may be a flower,
-        its share on the flowers spread over them by both readers: the geometric mean of
-        the face reader's reading among the flowers and the flower reader's. Each reader
-        errs apart; on the held-out flowers the mean reads more right than either (95.0 %
-        against 93.7 % and 91.8 %) and is surer of them (log loss 0.168 against 0.194 and
-        0.220), so a flower read right keeps its confidence."""
+    def reread(self, img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, may_be_a_flower: float) -> np.ndarray:
+        """The face reader's `probs` (N x 42) with, for each tile it thinks at least
+        `may_be_a_flower` likely a flower, its share on the flowers spread over them by
+        both readers: the geometric mean of the face reader's reading among the flowers
+        and the flower reader's. Each reader errs apart; on the held-out flowers the mean
+        reads more right than either (95.0 % against 93.7 % and 91.8 %) and is surer of
+        them (log loss 0.168 against 0.194 and 0.220), so a flower read right keeps its
+        confidence."""
         share = probs[:, FLOWER_FACES].sum(1)
-        again = np.nonzero(share >= MAY_BE_A_FLOWER)[0]
+        again = np.nonzero(share >= may_be_a_flower)[0]
         if not len(again):
             return probs
         # the floor: two readings that each rule out the other's flower still leave one

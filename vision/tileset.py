@@ -27,11 +27,12 @@ import json
 import os
 import re
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from .config import DEFAULT
 from .faces import DEFAULT_FACES, FACES, crop
 
 FORMAT = 1
@@ -48,6 +49,7 @@ SURE, EVIDENCE, AGREE_NONE, AGREE_FULL = 0.9, 3, 0.5, 0.9
 # Learning finds tiles with the detector alone at this confidence: the face reader does not
 # know the set yet, and the player's count of the tiles guards against a tile too many.
 LEARN_CONF = 0.1
+LEARNING = replace(DEFAULT, conf=LEARN_CONF)  # the thresholds a learning detector reads at
 NAME = re.compile(r"[\w-]{1,64}")
 _GROUP = re.compile(r"(\d+)([mpszf])")
 
@@ -282,13 +284,14 @@ def _apart(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]]) -> Profile:
     """`profile` with the examples of every photo added: (name, BGR image, TILES in
-    reading order). The detector alone finds the tiles (made with `conf=LEARN_CONF`);
+    reading order). The detector alone finds the tiles (made with `config=LEARNING`);
     the face reader embeds each from its box. A photo whose tile count differs from its
     TILES raises CountError naming it, and nothing is learnt from any photo."""
     found = []
     for photo, img, tiles in photos:
         named = kinds_of(tiles)
-        boxes = _apart(*detector.boxes(img)[:2])
+        candidates = detector.boxes(img)
+        boxes = _apart(candidates.boxes, candidates.scores)
         if len(boxes) != len(named):
             raise CountError(f"{photo}: {len(boxes)} tiles found, {len(named)} named")
         found.append((img, boxes[reading_order(boxes)], named))

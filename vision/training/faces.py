@@ -209,7 +209,7 @@ def measured(net, tiles: Tiles, seed: int = 0) -> dict:
     face, each read from its labelled box; and the mean IoU with the label of a box a
     detector might give (`jittered` by about half the training spread) before and after
     the reader places it."""
-    from vision.detector import box_iou
+    from vision.detections import box_iou
 
     rng = np.random.default_rng(seed)
     labels, faces = tiles.rows[:, 1:5], tiles.rows[:, 5].astype(int)

@@ -34,13 +34,14 @@ def main() -> None:
     offline()
     from ultralytics import YOLO
 
+    from vision.config import DEFAULT
     from vision.detector import DEFAULT_MODEL, Detector
 
-    size = Detector(DEFAULT_MODEL).size
+    size = Detector(DEFAULT_MODEL).network.size
     model = YOLO(str(DEFAULT_MODEL), task="detect")
     record = {}
     for name, img in photos():
-        r = model.predict(img, imgsz=size, conf=0.25, iou=0.7, verbose=False)[0]
+        r = model.predict(img, imgsz=size, conf=DEFAULT.conf, iou=DEFAULT.iou, verbose=False)[0]
         record[name] = [
             {"code": r.names[int(c)], "conf": round(float(s), 4), "box": [round(float(v), 1) for v in b]}
             for b, s, c in zip(r.boxes.xyxy.tolist(), r.boxes.conf.tolist(), r.boxes.cls.tolist())

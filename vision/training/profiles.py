@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--hands", type=int, default=20, help="rendered hands read per style and profile")
     args = p.parse_args(argv)
     faces = {s: f for s, f in build().items() if len(f) == 42}
-    learner, reader = Detector(conf=tileset.LEARN_CONF), Detector()
+    learner, reader = Detector(config=tileset.LEARNING), Detector()
     profiles, refused, sheets = {}, {}, {}
     for style, art in faces.items():
         sheets[style], refused[style] = [], 0

@@ -1,0 +1,53 @@
+"""The detector's tiles read again by the face reader (and the flower reader), their
+edges blended with the reader's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import labelled_golden_photos
+
+from vision.blend import blend
+from vision.classes import BACK, INDEX
+from vision.config import DEFAULT
+from vision.detections import Detections, box_iou
+from vision.faces import FACES
+from vision.reread import reread
+
+
+def test_a_blend_lies_the_readers_share_of_the_way_from_the_detectors_box_to_the_readers():
+    assert blend(np.array([[0.0, 0, 10, 10]]), np.array([[10.0, 10, 20, 30]]), 0.4) == pytest.approx(np.array([[4, 4, 14, 18]]))
+    assert blend(np.array([[0.0, 0, 10, 10]]), np.array([[10.0, 10, 20, 30]]), 0.0) == pytest.approx(np.array([[0, 0, 10, 10]]))
+
+
+class _Faces:
+    """A face reader that reads every tile 9s at 0.6 (and 1m at 0.4) and its box 10 px right."""
+
+    def read_embedded(self, img, boxes):
+        probs = np.zeros((len(boxes), len(FACES)))
+        probs[:, INDEX["9s"]], probs[:, INDEX["1m"]] = 0.6, 0.4
+        return probs, boxes + [10, 0, 10, 0], None
+
+
+def test_a_face_up_tile_takes_the_readers_face_a_face_down_one_keeps_its_reading_and_unsure_ones_go():
+    found = Detections(np.array([[0.0, 0, 50, 70], [100, 0, 150, 70], [200, 0, 250, 70]]), np.array([0.9, 0.8, 0.3]), np.array([INDEX["1m"], BACK, 4]))
+    got = reread(np.zeros((100, 240, 3), np.uint8), found, _Faces(), None, DEFAULT)
+    # the third: 0.3 x 0.6 is below the working confidence; boxes move 0.4 of the reader's 10 px, clipped to the photo
+    assert got.classes.tolist() == [INDEX["9s"], BACK] and got.scores == pytest.approx([0.54, 0.8])
+    assert got.boxes == pytest.approx(np.array([[4, 0, 54, 70], [104, 0, 154, 70]]))
+
+
+def test_the_blended_boxes_lie_nearer_the_labelled_tiles_than_the_detectors_own():
+    import dataclasses
+
+    from vision.detector import Detector
+
+    detector = Detector()
+    near = {0.0: [], DEFAULT.reader_box_share: []}
+    for img, truth, _ in labelled_golden_photos():
+        for share in near:
+            boxes = np.array([t.box for t in detector.detect(img, dataclasses.replace(DEFAULT, reader_box_share=share))]).reshape(-1, 4)
+            iou = box_iou(truth, boxes).max(1)
+            near[share] += iou[iou >= 0.5].tolist()
+    means = {share: float(np.mean(v)) for share, v in near.items()}
+    assert len(near[0.0]) >= 50 and means[DEFAULT.reader_box_share] > means[0.0] + 0.005, means

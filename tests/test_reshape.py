@@ -1,0 +1,45 @@
+"""A photo stretched out of its proportions, told by its tiles and read squeezed back."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.config import DEFAULT
+from vision.detections import Detections
+from vision.reshape import out_of_shape, reproportioned, squeezed, surer
+
+
+def _tiles(n: int, score: float, w: float = 30, h: float = 40) -> Detections:
+    return Detections(np.tile([0, 0, w, h], (n, 1)).astype(float), np.full(n, score), np.zeros(n, int))
+
+
+def test_tiles_say_when_a_photo_is_out_of_its_proportions():
+    assert not out_of_shape(_tiles(5, 0.9), DEFAULT)
+    assert out_of_shape(_tiles(2, 0.9), DEFAULT)  # too few to read anything from
+    assert out_of_shape(_tiles(5, 0.4), DEFAULT)  # parts of stretched tiles pass, unsurely, for tiles
+    assert out_of_shape(_tiles(5, 0.9, h=200), DEFAULT)  # 30 x 200: no tile is so long
+
+
+def test_a_squeeze_divides_one_side():
+    assert squeezed(1280, 320, 4, True) == (320, 320) and squeezed(1280, 320, 4, False) == (1280, 80)
+    assert squeezed(10, 10, 16, True) == (1, 10)
+
+
+def test_a_squeezed_reading_wins_only_with_enough_sure_tiles_and_more_confidence():
+    assert surer(_tiles(3, 0.6), _tiles(2, 0.8), DEFAULT)
+    assert not surer(_tiles(2, 0.99), Detections.empty(), DEFAULT)  # two sure tiles are not enough
+    assert not surer(_tiles(3, 0.6), _tiles(3, 0.7), DEFAULT)
+
+
+def test_the_squeeze_that_reads_best_wins_refined_by_a_quarter_step():
+    asked = []
+
+    def read(size: tuple[int, int]) -> Detections:
+        asked.append(size)
+        w, h = size
+        return _tiles(5, 0.9 - abs(np.log2(w / 160)) / 10) if h == 640 else Detections.empty()  # best squeezed to 160 wide
+
+    best = reproportioned(read, 640, 640, Detections.empty(), DEFAULT)
+    assert len(asked) == 2 * len(DEFAULT.stretches) + 2 and asked[-2:] == [squeezed(640, 640, 4 / 2**0.25, True), squeezed(640, 640, 4 * 2**0.25, True)]
+    assert best.scores[0] == 0.9
+    assert reproportioned(lambda size: Detections.empty(), 640, 640, _tiles(1, 0.3), DEFAULT).scores.tolist() == [0.3]

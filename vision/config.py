@@ -1,0 +1,39 @@
+"""Every threshold of reading a photo, in one frozen value: the app and `taiscore detect`
+read at the defaults, `taiscore eval` passes a copy with a lower working confidence
+(`dataclasses.replace`), and no stage keeps a threshold of its own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Chosen on the real training photos; the reasons stand beside each value."""
+
+    conf: float = 0.25  # working confidence: a tile read below it is left out
+    iou: float = 0.7  # two boxes of one class overlapping this much are one tile (NMS)
+    same_tile_iou: float = 0.7  # two boxes of different classes overlapping this much are one physical tile
+    vote_iou: float = 0.8  # candidates overlapping a kept box this much vote on where its edges lie
+    vote_floor: float = 0.25  # ... if they score at least this; both chosen on 200 training photos
+    reader_box_share: float = 0.4  # a box's final edges: this share the face reader's, the rest the detector's
+    may_be_a_flower: float = 0.1  # a tile the face reader thinks at least this likely a flower is read again, larger
+    # Windows only when the whole photo shows its tiles smaller than this (network input px):
+    # the per-photo median tile side of all but the smallest 5 % of training photos.
+    small_tile: float = 30
+    # ... and only over a photo whose long side is above `large_photo` times the network's
+    # input or `wide_photo` times its short side.
+    large_photo: float = 3
+    wide_photo: float = 2.2
+    # A photo whose tiles (read at `seen` or above) are mostly more than `long_tile` times as
+    # long as wide (1 % of training photos show theirs so), or that shows fewer than
+    # `few_tiles` tiles read `sure`, is read again squeezed along either side by each of
+    # `stretches`; such a reading counts only with `few_tiles` tiles read `sure`.
+    few_tiles: int = 3
+    seen: float = 0.25
+    sure: float = 0.5
+    long_tile: float = 2.5
+    stretches: tuple[float, ...] = tuple(2 ** (k / 2) for k in range(1, 9))  # 1.4 to 16 times
+
+
+DEFAULT = Thresholds()

@@ -1,0 +1,58 @@
+"""A photo stretched out of its proportions (an export or an app that makes every image
+square) shows its tiles many times too tall or too wide, and the detector finds none:
+such a photo is read again squeezed back into shape."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .config import Thresholds
+from .detections import Detections
+
+Size = tuple[int, int]  # w, h
+
+
+def out_of_shape(found: Detections, config: Thresholds) -> bool:
+    """Whether the tiles a photo shows say it is out of its proportions: too few of them
+    read surely (a tile stretched many times over can pass, unsurely, for a few square
+    ones inside it), or most of those it shows far longer than any tile is wide."""
+    if (found.scores >= config.sure).sum() < config.few_tiles:
+        return True
+    seen = found.at_least(config.seen).boxes
+    w, h = seen[:, 2] - seen[:, 0], seen[:, 3] - seen[:, 1]
+    return float(np.median(np.maximum(w, h) / np.maximum(np.minimum(w, h), 1e-9))) > config.long_tile
+
+
+def squeezed(w: int, h: int, stretch: float, along_x: bool) -> Size:
+    """The size of a w x h photo squeezed `stretch` times along x or y."""
+    return (max(1, round(w / stretch)), h) if along_x else (w, max(1, round(h / stretch)))
+
+
+def surer(candidate: Detections, than: Detections, config: Thresholds) -> bool:
+    """Whether a squeezed reading beats `than`: more confidence in the tiles it sees, and
+    at least `few_tiles` of them read `sure`ly (of 18 readings of a photo the detector
+    reads poorly, one may see a few tiles at low confidence, which is no reason to read
+    it out of shape)."""
+    scores, other = candidate.scores, than.scores
+    return (scores >= config.sure).sum() >= config.few_tiles and scores[scores >= config.seen].sum() > other[other >= config.seen].sum()
+
+
+def reproportioned(read: Callable[[Size], Detections], w: int, h: int, reading: Detections, config: Thresholds) -> Detections:
+    """The best reading of a w x h photo squeezed back into shape (`read` reads it resized
+    to a size, boxes in the photo's own pixels): squeezed by each of `stretches` along
+    either side, then by a quarter step either side of the best. The reading with the most
+    confidence in the tiles it sees wins (`surer`), the photo's own (`reading`) included."""
+    best, how = reading, None
+    for stretch, along_x in [(s, x) for s in config.stretches for x in (True, False)]:
+        candidate = read(squeezed(w, h, stretch, along_x))
+        if surer(candidate, best, config):
+            best, how = candidate, (stretch, along_x)
+    if how is not None:
+        stretch, along_x = how
+        for finer in (stretch / 2**0.25, stretch * 2**0.25):
+            candidate = read(squeezed(w, h, finer, along_x))
+            if surer(candidate, best, config):
+                best = candidate
+    return best
