@@ -15,7 +15,8 @@ def _tiles(n: int, score: float, w: float = 30, h: float = 40) -> Detections:
 
 def test_tiles_say_when_a_photo_is_out_of_its_proportions():
     assert not out_of_shape(_tiles(5, 0.9), DEFAULT)
-    assert out_of_shape(_tiles(2, 0.9), DEFAULT)  # too few to read anything from
+    assert not out_of_shape(_tiles(1, 0.6), DEFAULT)  # a lone tile, read surely and in shape
+    assert out_of_shape(Detections.empty(), DEFAULT)  # no tile at all
     assert out_of_shape(_tiles(5, 0.4), DEFAULT)  # parts of stretched tiles pass, unsurely, for tiles
     assert out_of_shape(_tiles(5, 0.9, h=200), DEFAULT)  # 30 x 200: no tile is so long
 

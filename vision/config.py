@@ -26,9 +26,9 @@ class Thresholds:
     large_photo: float = 3
     wide_photo: float = 2.2
     # A photo whose tiles (read at `seen` or above) are mostly more than `long_tile` times as
-    # long as wide (1 % of training photos show theirs so), or that shows fewer than
-    # `few_tiles` tiles read `sure`, is read again squeezed along either side by each of
-    # `stretches`; such a reading counts only with `few_tiles` tiles read `sure`.
+    # long as wide (1 % of training photos show theirs so), or that shows no tile read
+    # `sure`, is read again squeezed along either side by each of `stretches`; such a
+    # reading counts only with `few_tiles` tiles read `sure`.
     few_tiles: int = 3
     seen: float = 0.25
     sure: float = 0.5

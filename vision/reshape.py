@@ -15,10 +15,12 @@ Size = tuple[int, int]  # w, h
 
 
 def out_of_shape(found: Detections, config: Thresholds) -> bool:
-    """Whether the tiles a photo shows say it is out of its proportions: too few of them
-    read surely (a tile stretched many times over can pass, unsurely, for a few square
-    ones inside it), or most of those it shows far longer than any tile is wide."""
-    if (found.scores >= config.sure).sum() < config.few_tiles:
+    """Whether the tiles a photo shows say it is out of its proportions: none of them read
+    surely (a tile stretched many times over can pass, unsurely, for a few square ones
+    inside it; every one of the 34 stretched validation strips but one shows no sure tile),
+    or most of those it shows far longer than any tile is wide. A few tiles read surely
+    and in shape are a lone tile or a close-up, read in one pass."""
+    if not (found.scores >= config.sure).any():
         return True
     seen = found.at_least(config.seen).boxes
     w, h = seen[:, 2] - seen[:, 0], seen[:, 3] - seen[:, 1]
