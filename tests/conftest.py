@@ -1,13 +1,16 @@
-"""Shared helpers: hands are written as a player would, in the CLI's JSON form."""
+"""Shared helpers: hands are written as a player would, in the CLI's JSON form; a test
+that reads ../shared says so with `@pytest.mark.shared("part")`."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(ROOT))
 
 from scoring.hand import hand_from_json  # noqa: E402
@@ -31,18 +34,35 @@ def root() -> Path:
     return ROOT
 
 
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "shared(*parts): the test reads these folders of ../shared (art, datasets/...)")
+
+
+def pytest_runtest_setup(item) -> None:
+    """A test marked `shared` whose folders are missing fails in CI (env CI=true), where
+    ../shared must be, and is skipped, saying why, elsewhere: it never passes on nothing."""
+    for mark in item.iter_markers("shared"):
+        for part in mark.args:
+            path = SHARED / part
+            if not path.is_dir() or not any(path.iterdir()):
+                message = f"{path} is missing or empty: this test reads ../shared beside the checkout"
+                if os.environ.get("CI") == "true":
+                    pytest.fail(message, pytrace=False)
+                pytest.skip(message)
+
+
 def labelled_golden_photos():
     """Each real golden photo with its labelled boxes (photo pixels) and their codes."""
+    import cv2
     import numpy as np
 
     from datasets.real import convert_line, corners
     from vision.classes import CLASSES
-    from vision.training.golden import REAL, photos
+    from vision.training.golden import REAL, real_photos
 
-    for name, img in photos():
-        if not name.startswith("real/"):
-            continue
+    for name in real_photos():
+        img = cv2.imread(str(REAL / name))
         h, w = img.shape[:2]
-        source = (REAL.parent / "labels" / name.removeprefix("real/")).with_suffix(".txt")
+        source = (REAL.parent / "labels" / name).with_suffix(".txt")
         rows = [convert_line(line).split() for line in source.read_text().splitlines() if line.strip()]
         yield img, np.array([corners([float(v) for v in r[1:]]) for r in rows]) * [w, h, w, h], [CLASSES[int(r[0])] for r in rows]

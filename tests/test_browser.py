@@ -103,6 +103,7 @@ def _payout_text(page) -> str:
     return page.locator('[data-testid="stMainBlockContainer"]').inner_text().split("3 · Payout", 1)[1]
 
 
+@pytest.mark.shared("art")
 def test_uploaded_photo_is_read_boxed_and_one_fixed_tile_changes_the_payout(page, tmp_path):
     photo = render_hand("1m 2m 3m 4m 5m 6m 7p 8p 9p 2s 3s 4s 6s 7s 8s 5p".split(), "5p", tmp_path / "hand.png")
     page.locator("input[type=file]").set_input_files(str(photo))

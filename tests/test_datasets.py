@@ -25,11 +25,13 @@ def faces():
     return build()
 
 
+@pytest.mark.shared("art")
 def test_every_art_source_gives_faces(faces):
     assert {"samoheen", "lietxia", "taiwan-drawn", "fluffy-regular", "kmahjongg-jade"} <= set(faces)
     assert all(len(f) == 42 for s, f in faces.items() if not s.startswith("fluffy"))
 
 
+@pytest.mark.shared("art")
 @pytest.mark.parametrize("seed", [3, 11, 27])
 def test_boxes_are_tight_around_the_rendered_tiles(faces, seed):
     photo = render(faces, seed, max_side=960, clean=True)
@@ -46,6 +48,7 @@ def test_boxes_are_tight_around_the_rendered_tiles(faces, seed):
             assert grey[y2 + 1, x1:x2].mean() > 0.5
 
 
+@pytest.mark.shared("art")
 def test_a_seed_reproduces_the_same_photo(faces):
     a, b = render(faces, 5, max_side=640), render(faces, 5, max_side=640)
     assert np.array_equal(a.image, b.image) and a.boxes == b.boxes and a.hand == b.hand
@@ -60,6 +63,7 @@ def test_every_class_appears_in_the_layouts():
     assert set(seen) == set(CLASSES)
 
 
+@pytest.mark.shared("art")
 def test_generated_dataset_is_yolo_and_the_same_with_any_number_of_workers(tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
     generate(6, seed=9, out=one, max_side=480, workers=1)
@@ -121,6 +125,7 @@ def _upside_down(label: str) -> str:
     return "".join(f"{c} {x} {1 - float(y):.6f} {w} {h}\n" for c, x, y, w, h in rows)
 
 
+@pytest.mark.shared("art")
 def test_a_mirrored_photo_is_told_from_a_turned_one(tmp_path):
     photo, label = _photo_of(["1m", "2m", "3m", "4m", "1z", "2z", "3z", "4z"])
     _write(tmp_path / "valid", "reference.jpg", photo, label)
@@ -137,6 +142,7 @@ def test_a_mirrored_photo_is_told_from_a_turned_one(tmp_path):
     assert mirrored.read_list(listing) == {"flipped.jpg"}
 
 
+@pytest.mark.shared("art")
 def test_copies_of_one_photo_are_told_apart_by_chirality(tmp_path):
     photo, _ = _photo_of(["1m", "2m", "3m", "4m", "1z", "2z", "3z", "4z"])
     copies = [photo, cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE), cv2.flip(photo, 0), cv2.flip(photo, -1)]
@@ -169,6 +175,7 @@ def test_copies_whose_clear_verdicts_disagree_are_not_settled():
     assert mirrored.settle(verdicts, ["same", "mirror", "same"]) == ["upright", "upright", "unsure"]
 
 
+@pytest.mark.shared("art")
 def test_a_reference_known_to_be_mirrored_is_read_flipped_back(tmp_path):
     photo, label = _photo_of(["1m", "2m", "3m", "4m", "1z", "2z", "3z", "4z"])
     rows = [line.split() for line in label.splitlines()]
@@ -228,6 +235,7 @@ def test_relabelled_photos_take_the_listed_codes_in_label_order(tmp_path):
         real.build(out, source, relabelled={"a.jpg": ("9m",)})
 
 
+@pytest.mark.shared("datasets/chinese-mahjong-detection")
 def test_the_relabelled_list_reads_every_tile_of_photos_labelled_one_class():
     fixed = real.relabelled()
     assert len(fixed) == 7
@@ -262,6 +270,7 @@ def test_a_stretched_band_takes_the_boxes_inside_it_and_drops_those_cut_away():
     assert real.stretch_line("1 0.5 0.5 0.1 0.2", "x", 0.45, 0.1) == "1 0.500000 0.500000 1.000000 0.200000"
 
 
+@pytest.mark.shared("art")
 def test_stretched_copies_make_one_strip_per_source_photo_with_taller_or_wider_tiles(tmp_path):
     photo, label = _photo_of(["1m", "2m", "3m", "4m"])
     for name in ("a.rf.1.jpg", "a.rf.2.jpg", "b.rf.1.jpg"):
@@ -302,11 +311,13 @@ def test_strips_are_given_their_proportions_back_and_natural_photos_left_as_they
     assert sorted(p.name for p in real.restored(tmp_path / "valid").iterdir()) == ["a.jpg", "b.jpg"]
 
 
+@pytest.mark.shared("datasets/chinese-mahjong-detection")
 def test_the_real_validation_photos_hold_34_stretched_strips():
     labels = [[c for line in p.read_text().splitlines() if (c := real.convert_line(line))] for p in (real.SOURCE / "valid" / "labels").iterdir()]
     assert sum(real.out_of_shape(lines) for lines in labels) == 34
 
 
+@pytest.mark.shared("datasets/chinese-mahjong-detection")
 def test_the_committed_list_names_real_training_photos():
     found = mirrored.read_list()
     assert 150 < len(found) < 700

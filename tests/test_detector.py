@@ -29,6 +29,7 @@ def _iou(a, b) -> float:
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
+@pytest.mark.shared("art", "datasets/chinese-mahjong-detection")
 def test_onnx_pipeline_agrees_with_ultralytics_on_the_golden_photos(detector):
     from vision.training.golden import photos
 
@@ -67,10 +68,11 @@ def _passes(detector, img, monkeypatch) -> int:
     return len(runs)
 
 
+@pytest.mark.shared("datasets/chinese-mahjong-detection")
 def test_windows_are_read_only_when_the_whole_photo_shows_its_tiles_small(detector, monkeypatch):
-    from vision.training.golden import REAL, REAL_PHOTOS
+    from vision.training.golden import REAL, real_photos
 
-    photo = load(REAL / REAL_PHOTOS[0])
+    photo = load(REAL / real_photos()[0])
     assert photo.shape[:2] == (640, 640)
     # three of it side by side: its tiles of about 60 px shrink to 15 px at 480 px across
     assert _passes(detector, np.concatenate([photo] * 3, 1), monkeypatch) > 1
@@ -78,12 +80,13 @@ def test_windows_are_read_only_when_the_whole_photo_shows_its_tiles_small(detect
     assert _passes(detector, cv2.resize(photo, (1920, 1920)), monkeypatch) == 1
 
 
+@pytest.mark.shared("datasets/chinese-mahjong-detection")
 @pytest.mark.parametrize("size", [(1280, 320), (320, 1280)])
 def test_a_photo_stretched_out_of_its_proportions_is_read_at_its_own(size):
-    from vision.training.golden import REAL, REAL_PHOTOS
+    from vision.training.golden import REAL, real_photos
 
     reader = Detector()
-    photo = load(REAL / REAL_PHOTOS[1])
+    photo = load(REAL / real_photos()[1])
     truth = reader.detect(photo)
     scale = np.array([size[0] / 640, size[1] / 640] * 2)
     stretched = cv2.resize(photo, size)  # tiles 4 times too wide or too tall
@@ -121,6 +124,7 @@ def test_huge_photos_are_refused_before_decoding(tmp_path):
         load(path)
 
 
+@pytest.mark.shared("art")
 def test_cli_detect_contract(tmp_path):
     import subprocess
     import sys
@@ -137,6 +141,7 @@ def test_cli_detect_contract(tmp_path):
     assert bad.returncode == 2 and "cannot read" in bad.stderr
 
 
+@pytest.mark.shared("art")
 def test_cli_reads_with_or_without_the_face_and_flower_readers_and_refuses_a_bad_model(tmp_path):
     import subprocess
     import sys

@@ -101,6 +101,7 @@ def test_the_face_reader_reads_every_box_given_and_none_for_none(reader):
     assert probs.shape == (0, len(FACES)) and boxes.shape == (0, 4)
 
 
+@pytest.mark.shared("datasets/chinese-mahjong-detection")
 def test_the_face_reader_puts_boxes_that_are_off_back_on_their_tiles(reader):
     from vision.detections import box_iou
     from vision.training.faces import jittered
@@ -130,6 +131,7 @@ def test_another_networks_file_or_a_corrupt_or_missing_file_is_refused_as_a_read
         reader(tmp_path / "missing.onnx")
 
 
+@pytest.mark.shared("datasets/chinese-mahjong-detection")
 def test_the_face_reader_reads_the_golden_photos_at_least_as_well_as_the_detector():
     from vision.detections import box_iou
 

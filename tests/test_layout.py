@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from vision.detector import Tile
 from vision.layout import meld_of, read_layout
 
@@ -59,6 +61,7 @@ def test_meld_shapes():
     assert meld_of(["back", "5p", "5p", "back"]) == "ankong 5555p"
 
 
+@pytest.mark.shared("art")
 def test_layout_reader_recovers_hands_from_generated_scenes():
     """True boxes of rendered scenes (tilted, turned claimed tiles, face-down kongs,
     flowers aside) read back into the very hand that was laid out."""

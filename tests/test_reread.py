@@ -37,6 +37,7 @@ def test_a_face_up_tile_takes_the_readers_face_a_face_down_one_keeps_its_reading
     assert got.boxes == pytest.approx(np.array([[4, 0, 54, 70], [104, 0, 154, 70]]))
 
 
+@pytest.mark.shared("datasets/chinese-mahjong-detection")
 def test_the_blended_boxes_lie_nearer_the_labelled_tiles_than_the_detectors_own():
     import dataclasses
 

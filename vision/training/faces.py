@@ -264,10 +264,10 @@ def golden_crops(name: str, size: int = SIZE) -> np.ndarray:
     time, also written side by side to `tests/golden/<name>.png`."""
     from datasets.real import corners
 
-    from .golden import GOLDEN, REAL, REAL_PHOTOS
+    from .golden import GOLDEN, REAL, real_photos
 
     crops = []
-    for photo_name in REAL_PHOTOS:
+    for photo_name in real_photos():
         photo = cv2.imread(str(REAL / photo_name))
         h, w = photo.shape[:2]
         for line in (REAL.parent / "labels" / photo_name).with_suffix(".txt").read_text().splitlines()[:2]:

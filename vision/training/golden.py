@@ -13,8 +13,15 @@ from .env import ROOT, offline
 
 GOLDEN = ROOT / "tests" / "golden"
 REAL = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-detection" / "valid" / "images"
-REAL_PHOTOS = sorted(p.name for p in REAL.iterdir())[::60][:5] if REAL.is_dir() else []
 SYNTHETIC_SEEDS = (101, 202)
+
+
+def real_photos() -> list[str]:
+    """The five real golden photos (every 60th validation photo). A missing folder is an
+    error, not an empty list: the tests and golden files read these photos."""
+    if not REAL.is_dir():
+        raise FileNotFoundError(f"no real validation photos at {REAL}: ../shared must lie beside the checkout")
+    return sorted(p.name for p in REAL.iterdir())[::60][:5]
 
 
 def photos() -> list[tuple[str, object]]:
@@ -24,7 +31,7 @@ def photos() -> list[tuple[str, object]]:
     from datasets.faces import build
     from datasets.scene import render
 
-    out = [(f"real/{name}", cv2.imread(str(REAL / name))) for name in REAL_PHOTOS]
+    out = [(f"real/{name}", cv2.imread(str(REAL / name))) for name in real_photos()]
     faces = build()
     out += [(f"synthetic/{seed}", render(faces, seed, max_side=1280).image) for seed in SYNTHETIC_SEEDS]
     return out
