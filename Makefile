@@ -53,5 +53,10 @@ export: $(VENV)/.train
 eval: $(VENV)/.runtime
 	$(VENV)/bin/taiscore eval $(ARGS)
 
+# the shipped networks on unseen art and unseen scenes (rendered), beside the validation photos
+.PHONY: eval-generalisation
+eval-generalisation: $(VENV)/.test
+	$(PY) -m vision.generalisation $(ARGS)
+
 clean:
 	rm -rf $(VENV) work

@@ -113,12 +113,17 @@ def distractors(rng: random.Random, extent: tuple[float, float, float, float]) -
     return out
 
 
-def _table(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
-    """Felt, cloth or wood in many colours."""
-    kind = rng.choice(["felt", "cloth", "wood"])
+def _table(h: int, w: int, rng: np.random.Generator, kind: str | None = None) -> np.ndarray:
+    """Felt, cloth or wood in many colours (`kind` None: any of them), or a white or a
+    glass table, which the hands' photos never show."""
+    kind = kind or rng.choice(["felt", "cloth", "wood"])
     base = rng.integers(20, 200, 3).astype(np.float32)
     if kind == "wood":
         base = np.array([rng.uniform(30, 80), rng.uniform(70, 120), rng.uniform(110, 180)], np.float32)
+    elif kind == "white":
+        base = np.full(3, rng.uniform(215, 250), np.float32) * rng.uniform(0.95, 1.0, 3).astype(np.float32)
+    elif kind == "glass":  # dark, with a smooth reflection across it
+        base = np.full(3, rng.uniform(15, 60), np.float32) + rng.uniform(0, 20, 3).astype(np.float32)
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
     noise = rng.normal(0, 1, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
@@ -130,7 +135,11 @@ def _table(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     elif kind == "cloth":
         xx, yy = np.meshgrid(np.arange(w), np.arange(h))
         img += (((xx // 3 + yy // 3) % 2) * 10 - 5)[..., None].astype(np.float32)
-    img += noise[..., None] * rng.uniform(3, 10)
+    elif kind == "glass":
+        xx, yy = np.meshgrid(np.linspace(0, 1, w, dtype=np.float32), np.linspace(0, 1, h, dtype=np.float32))
+        band = np.exp(-(((xx + yy * rng.uniform(0.3, 1.5)) - rng.uniform(0.3, 1.2)) ** 2) / rng.uniform(0.005, 0.05))
+        img += (band * rng.uniform(60, 160))[..., None]
+    img += noise[..., None] * (rng.uniform(1, 3) if kind in ("white", "glass") else rng.uniform(3, 10))
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
@@ -144,8 +153,9 @@ def _rounded(w: int, h: int, r: int) -> np.ndarray:
     return mask
 
 
-def _tile_image(p: Placed, faces: dict[str, np.ndarray], px: float, front: tuple, back: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """Top-down picture of one tile (face plus the thickness on the camera side) and its alpha."""
+def _tile_image(p: Placed, faces: dict[str, np.ndarray], px: float, front: tuple, back: tuple, standing: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Top-down picture of one tile (face plus the thickness on the camera side) and its
+    alpha; of a `standing` tile, its face with its top above it."""
     w, h = p.size
     fw, fh, th = max(4, round(w * px)), max(4, round(h * px)), max(2, round(THICK * px))
     r = max(2, fw // 8)
@@ -170,16 +180,25 @@ def _tile_image(p: Placed, faces: dict[str, np.ndarray], px: float, front: tuple
     else:
         img[:fh][alpha[:fh] > 0] = np.clip(np.array(back) * 1.05, 0, 255).astype(np.uint8)
         img[fh:][alpha[fh:] > 0] = (np.array(back) * 0.75).astype(np.uint8)
+    if standing:
+        img, alpha = np.concatenate([img[fh:], img[:fh]]), np.concatenate([alpha[fh:], alpha[:fh]])
     return img, alpha
 
 
-def _camera(centre: tuple[float, float], px: float, unit: float, out_w: int, out_h: int, rng: np.random.Generator, flat: bool) -> np.ndarray:
+def _camera(
+    centre: tuple[float, float], px: float, unit: float, out_w: int, out_h: int, rng: np.random.Generator, flat: bool, side: bool = False
+) -> np.ndarray:
     """Plane -> photo: tilt up to about 45 degrees (the far side shrinks), turn, shift;
-    the hand's centre lands near the photo's centre."""
+    the hand's centre lands near the photo's centre. From the `side`: the plane (standing
+    tiles' faces) turned 20 to 55 degrees away about its upright axis."""
     cx, cy = centre
     to_origin = np.float64([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]])
     scale = unit / px
-    if flat:
+    if side:
+        yaw = np.radians(rng.uniform(20, 55)) * rng.choice([-1, 1])
+        depth = max(out_w, out_h) * rng.uniform(1.0, 2.0) / scale
+        view = np.float64([[scale, 0, 0], [0, scale, 0], [0, 0, 1]]) @ np.float64([[np.cos(yaw), 0, 0], [0, 1, 0], [np.sin(yaw) / depth, 0, 1]])
+    elif flat:
         view = np.float64([[scale, 0, 0], [0, scale, 0], [0, 0, 1]])
     else:
         tilt = np.radians(rng.uniform(0, 45))
@@ -238,32 +257,101 @@ def _props(img: np.ndarray, rng: np.random.Generator) -> None:
             cv2.ellipse(img, (x, y), (int(w * 0.06), int(w * 0.035)), rng.uniform(0, 180), 0, 360, (120, 150, 200), -1)
 
 
-def render(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side: int = 1280, clean: bool = False) -> Photo:
-    """One photo for `seed`. `clean`: no distractors, lighting or noise (for label tests)."""
-    rng = np.random.default_rng(seed)
-    prng = random.Random(seed)
-    hand = random_hand(prng)
-    hand = {k: hand[k] for k in ("concealed", "melds", "flowers", "winning_tile")}
-    styles = [s for s, f in faces_by_style.items() if len(f) == 42] or list(faces_by_style)
-    faces = faces_by_style[prng.choice(styles)]
-    if any(c not in faces for c in _codes(hand)):
-        faces = faces_by_style[prng.choice([s for s, f in faces_by_style.items() if len(f) == 42])]
-    placed = layout(hand, prng)
-    xs = [p.x for p in placed] + [p.x + p.size[0] for p in placed]
-    ys = [p.y for p in placed] + [p.y + p.size[1] + THICK for p in placed]
-    if not clean:
-        placed += distractors(prng, (min(xs), min(ys), max(xs), max(ys)))
-        xs = [p.x for p in placed] + [p.x + p.size[0] for p in placed]
-        ys = [p.y for p in placed] + [p.y + p.size[1] + THICK for p in placed]
+def _extent(placed: list[Placed]) -> tuple[list[float], list[float]]:
+    return [p.x for p in placed] + [p.x + p.size[0] for p in placed], [p.y for p in placed] + [p.y + p.size[1] + THICK for p in placed]
+
+
+def _photo_size(rng: np.random.Generator, max_side: int) -> tuple[int, int]:
+    """A phone photo's width and height (1 to 12 MP, one of four aspects), shrunk to `max_side`."""
     megapixels = rng.uniform(1, 12)
     aspect = rng.choice([4 / 3, 16 / 9, 3 / 4, 1.0])
     out_w = int(np.sqrt(megapixels * 1e6 * aspect))
     out_h = int(out_w / aspect)
     shrink = min(1.0, max_side / max(out_w, out_h))
-    out_w, out_h = int(out_w * shrink), int(out_h * shrink)
+    return int(out_w * shrink), int(out_h * shrink)
+
+
+def render(
+    faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side: int = 1280, clean: bool = False, table: str | None = None
+) -> Photo:
+    """One photo for `seed`. `clean`: no distractors, lighting or noise (for label tests);
+    `table`: one of `TABLES` (None: felt, cloth or wood). A style without flowers (given
+    alone) shows a hand without them."""
+    rng = np.random.default_rng(seed)
+    prng = random.Random(seed)
+    hand = random_hand(prng)
+    hand = {k: hand[k] for k in ("concealed", "melds", "flowers", "winning_tile")}
+    full = [s for s, f in faces_by_style.items() if len(f) == 42]
+    faces = faces_by_style[prng.choice(full or list(faces_by_style))]
+    if any(c not in faces for c in _codes(hand)):
+        if full:
+            faces = faces_by_style[prng.choice(full)]
+        else:
+            hand = {**hand, "flowers": ""}
+    placed = layout(hand, prng)
+    xs, ys = _extent(placed)
+    if not clean:
+        placed += distractors(prng, (min(xs), min(ys), max(xs), max(ys)))
+        xs, ys = _extent(placed)
+    out_w, out_h = _photo_size(rng, max_side)
     span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
     fill = rng.uniform(0.55, 0.95) if not clean else 0.9
     unit = min(fill * out_w / span_x, fill * out_h / span_y)  # output pixels per tile width
+    front = FRONT_COLOURS[prng.randrange(len(FRONT_COLOURS))]
+    back = BACK_COLOURS[prng.randrange(len(BACK_COLOURS))]
+    photo, boxes, masks = _shoot(placed, faces, unit, (out_w, out_h), (front, back), rng, clean, table)
+    return Photo(photo, boxes, hand, masks if clean else None)
+
+
+SCENES = ("lone", "close-up", "standing")
+TABLES = ("felt", "cloth", "wood", "white", "glass")
+
+
+def render_scene(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, scene: str, table: str | None = None, max_side: int = 1280) -> Photo:
+    """A photo players take that the hands' photos never show: `lone`, one tile 10-50 % of
+    the photo's height; `close-up`, one to four tiles 10-70 % of its height; `standing`, a
+    row of 8 to 17 standing tiles seen from the side; on `table` (one of `TABLES`; None:
+    felt, cloth or wood), lit like the others. Its `hand` is no hand: {"tiles": the codes shown}."""
+    if scene not in SCENES:
+        raise ValueError(f"no scene {scene!r}: one of {', '.join(SCENES)}")
+    rng = np.random.default_rng(seed)
+    prng = random.Random(seed)
+    faces = faces_by_style[prng.choice(sorted(faces_by_style))]
+    codes = sorted(faces)
+    out_w, out_h = _photo_size(rng, max_side)
+    n = {"lone": 1, "close-up": prng.randint(1, 4), "standing": prng.randint(8, 17)}[scene]
+    placed, _ = _row([(prng.choice(codes), False) for _ in range(n)], 0.0, 0.0)
+    xs, ys = _extent(placed)
+    span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
+    if scene == "standing":
+        unit = rng.uniform(0.8, 1.1) * out_w / span_x  # the turn away shrinks the row
+    else:
+        height = rng.uniform(0.1, 0.5 if scene == "lone" else 0.7)
+        unit = min(height * out_h / span_y, 0.9 * out_w / span_x)
+    front = FRONT_COLOURS[prng.randrange(len(FRONT_COLOURS))]
+    back = BACK_COLOURS[prng.randrange(len(BACK_COLOURS))]
+    photo, boxes, _ = _shoot(placed, faces, unit, (out_w, out_h), (front, back), rng, False, table, standing=scene == "standing")
+    return Photo(photo, boxes, {"tiles": [p.code for p in placed]})
+
+
+def _shoot(
+    placed: list[Placed],
+    faces: dict[str, np.ndarray],
+    unit: float,
+    size: tuple[int, int],
+    colours: tuple[tuple, tuple],
+    rng: np.random.Generator,
+    clean: bool,
+    table: str | None = None,
+    standing: bool = False,
+) -> tuple[np.ndarray, list[tuple[int, float, float, float, float]], np.ndarray]:
+    """The tiles `placed` drawn on their plane at `unit` photo pixels per tile width, seen
+    by the camera on a table in a photo of `size` (w, h), its boxes and its instance mask.
+    `clean`: flat, grey, unlit; `standing`: the tiles' faces upright, seen from the side."""
+    out_w, out_h = size
+    front, back = colours
+    xs, ys = _extent(placed)
+    span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
     px = unit * 1.25  # the plane is drawn a little finer than the photo, then warped down
     margin = 0.5
     cw, ch = int((span_x + 2 * margin) * px), int((span_y + 2 * margin) * px)
@@ -271,11 +359,9 @@ def render(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side
     plane = np.zeros((ch, cw, 3), np.uint8)  # tiles only; the table is drawn at photo size
     cover = np.zeros((ch, cw), np.uint8)
     ids = np.zeros((ch, cw), np.int32)
-    front = FRONT_COLOURS[prng.randrange(len(FRONT_COLOURS))]
-    back = BACK_COLOURS[prng.randrange(len(BACK_COLOURS))]
     order = sorted(placed, key=lambda p: p.y)
     for n, p in enumerate(order):
-        img, alpha = _tile_image(p, faces, px, front, back)
+        img, alpha = _tile_image(p, faces, px, front, back, standing)
         x, y = int(round(p.x * px + ox)), int(round(p.y * px + oy))
         th, tw = img.shape[:2]
         region = plane[y : y + th, x : x + tw]
@@ -284,8 +370,8 @@ def render(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side
         cover[y : y + th, x : x + tw][sel] = 255
         ids[y : y + th, x : x + tw][sel] = n + 1
     centre = ((min(xs) + max(xs)) / 2 * px + ox, (min(ys) + max(ys)) / 2 * px + oy)
-    cam = _camera(centre, px, unit, out_w, out_h, rng, clean)
-    photo = np.full((out_h, out_w, 3), 128, np.uint8) if clean else _table(out_h, out_w, rng)
+    cam = _camera(centre, px, unit, out_w, out_h, rng, clean, side=standing)
+    photo = np.full((out_h, out_w, 3), 128, np.uint8) if clean else _table(out_h, out_w, rng, table)
     if not clean:
         _props(photo, rng)  # under the tiles: phones, chips and a hand lie on the table too
     tiles_img = cv2.warpPerspective(plane, cam, (out_w, out_h), flags=cv2.INTER_LINEAR)
@@ -305,7 +391,7 @@ def render(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side
             boxes.append((INDEX[p.code], float(xs_n.min()), float(ys_n.min()), float(xs_n.max() + 1), float(ys_n.max() + 1)))
     if not clean:
         photo = _light(photo, rng)
-    return Photo(photo, boxes, hand, masks if clean else None)
+    return photo, boxes, masks
 
 
 def _codes(hand: dict) -> set[str]:

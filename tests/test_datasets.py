@@ -15,7 +15,7 @@ from render import tile_image
 from datasets import mirrored, real
 from datasets.faces import build
 from datasets.generate import generate
-from datasets.scene import layout, render
+from datasets.scene import SCENES, TABLES, _table, layout, render, render_scene
 from scoring.random_hands import random_hand
 from vision.classes import CLASSES, INDEX
 
@@ -322,3 +322,29 @@ def test_the_committed_list_names_real_training_photos():
     found = mirrored.read_list()
     assert 150 < len(found) < 700
     assert found <= {p.name for p in (real.SOURCE / "train" / "images").iterdir()}
+
+
+@pytest.mark.shared("art")
+@pytest.mark.parametrize("scene", SCENES)
+def test_scenes_the_hands_never_show_are_labelled_tile_by_tile(faces, scene):
+    heights = []
+    for seed in range(6):
+        photo = render_scene(faces, seed, scene, table=TABLES[seed % len(TABLES)], max_side=640)
+        h = photo.image.shape[0]
+        n = len(photo.boxes)
+        assert {"lone": n == 1, "close-up": 1 <= n <= 4, "standing": 8 <= n <= 17}[scene], (seed, n)
+        assert all(0 <= x1 < x2 <= photo.image.shape[1] and 0 <= y1 < y2 <= h for _, x1, y1, x2, y2 in photo.boxes)
+        heights += [(y2 - y1) / h for _, _, y1, _, y2 in photo.boxes]
+        assert sorted(INDEX[c] for c in photo.hand["tiles"]) == sorted(c for c, *_ in photo.boxes)
+    if scene != "standing":  # a tile is 10-70 % of the photo's height (the tilt shrinks it a little)
+        assert 0.05 < min(heights) and max(heights) < 0.75
+
+
+def test_a_white_and_a_glass_table_are_white_and_dark():
+    rng = np.random.default_rng(0)
+    assert _table(60, 80, rng, "white").mean() > 200 and _table(60, 80, rng, "glass").min() < 90
+
+
+def test_an_unknown_scene_is_refused():
+    with pytest.raises(ValueError, match="no scene 'crowd'"):
+        render_scene({}, 0, "crowd")

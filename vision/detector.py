@@ -78,8 +78,8 @@ class Detector:
 
     def detect(self, img: np.ndarray, config: Thresholds | None = None) -> list[Tile]:
         """Every tile with its code, confidence and box, top to bottom, left to right, read
-        at `config` (the detector's own by default). A photo that shows (almost) no tile,
-        or tiles far too long, is read again at other proportions."""
+        at `config` (the detector's own by default). A photo that shows no tile read
+        surely, or tiles far too long, is read again at other proportions."""
         config = config or self.config
         found = self.read(img, config)
         if out_of_shape(found, config):

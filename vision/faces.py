@@ -6,7 +6,7 @@ the seasons and flowers differ by a numeral, 7s from 6s by one stick. The face r
 sees every tile alone at `SIZE` px, upright or turned any quarter, and its reading
 replaces the detector's class: P(tile here) from the detector times P(face | tile).
 Seeing the tile larger than the detector did, it also says where the tile's edges lie
-in the crop; the detector blends that box with its own (`READER_BOX_SHARE`).
+in the crop; the detector blends that box with its own (`blend.py`).
 """
 
 from __future__ import annotations

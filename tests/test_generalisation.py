@@ -1,0 +1,39 @@
+"""The generalisation protocol's arithmetic: what counts as found, read right and
+entirely right, and its refusal to run without the validation photos."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.classes import INDEX
+from vision.detector import Tile
+from vision.evaluate import claimed
+from vision.generalisation import Tally, main, table
+
+
+def test_a_true_box_is_claimed_once_by_the_surest_prediction_of_its_class_or_of_any():
+    gt = np.array([[INDEX["1m"], 0, 0, 10, 10], [INDEX["1f"], 20, 0, 30, 10]], float)
+    boxes = np.array([[0, 0, 10, 10], [0, 0, 10, 11], [20, 0, 30, 10]], float)
+    cls, conf = np.array([INDEX["2m"], INDEX["1m"], INDEX["1f"]]), np.array([0.9, 0.5, 0.8])
+    assert claimed(boxes, cls, conf, gt).tolist() == [True, True]
+    assert claimed(boxes[:1], cls[:1], conf[:1], gt).tolist() == [False, False]
+    assert claimed(boxes[:1], cls[:1], conf[:1], gt, any_class=True).tolist() == [True, False]
+    assert claimed(np.zeros((0, 4)), cls[:0], conf[:0], gt).tolist() == [False, False]
+
+
+def test_a_row_counts_tiles_found_read_right_flowers_and_photos_entirely_right():
+    tally = Tally()
+    gt = np.array([[INDEX["1m"], 0, 0, 10, 10], [INDEX["1f"], 20, 0, 30, 10]], float)
+    tally.add([Tile("1m", 0.9, (0, 0, 10, 10)), Tile("1f", 0.9, (20, 0, 30, 10))], gt)
+    tally.add([Tile("1m", 0.9, (0, 0, 10, 10)), Tile("2f", 0.9, (20, 0, 30, 10))], gt)  # a flower misread
+    tally.add([Tile("1m", 0.9, (0, 0, 10, 10)), Tile("1f", 0.9, (20, 0, 30, 10)), Tile("back", 0.5, (50, 0, 60, 10))], gt)  # one too many
+    tally.add([], gt)
+    assert tally.counts == {"photos": 4, "tiles": 8, "found": 6, "right": 5, "flowers": 4, "flowers_right": 2, "entirely_right": 1}
+    row = table({"row": tally}).splitlines()[-1]
+    assert row == "| row | 4 | 8 | 75.0 % | 62.5 % | 50.0 % of 4 | 25.0 % |"
+
+
+def test_without_the_validation_photos_the_command_says_what_to_build(tmp_path, capsys):
+    assert main(["--real", str(tmp_path / "none")]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and len(out.err.strip().splitlines()) == 1 and "datasets/README.md" in out.err
