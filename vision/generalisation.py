@@ -115,8 +115,8 @@ def hong_kong(folder: Path) -> Callable[[], Iterator[Truth]]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.generalisation", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--n", type=int, default=50, help="renders per rendered row (fixed seeds)")
-    p.add_argument("--max-side", type=int, default=1280, help="the renders' long side in pixels")
+    p.add_argument("--n", type=int, default=20, help="renders per rendered row (fixed seeds)")
+    p.add_argument("--max-side", type=int, default=960, help="the renders' long side in pixels (the detector reads 480)")
     p.add_argument("--real", type=Path, default=HONG_KONG, help="the Hong Kong validation photos (`make train` or datasets/README.md builds them)")
     args = p.parse_args(argv)
     if not (args.real / "images").is_dir():
