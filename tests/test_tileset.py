@@ -48,7 +48,7 @@ def _read_right(detector: Detector, art: dict) -> int:
     """Tiles of the rendered hands read with their own code at IoU 0.5."""
     from datasets.scene import render
     from vision.classes import CLASSES
-    from vision.detector import box_iou
+    from vision.detections import box_iou
 
     right = 0
     for seed in HANDS:

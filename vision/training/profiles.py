@@ -26,7 +26,7 @@ HAND_SEED = 50_000
 def _right(detector, photo) -> tuple[int, int, bool]:
     """(tiles read right, tiles labelled, photo entirely right) of one rendered hand."""
     from vision.classes import CLASSES
-    from vision.detector import box_iou
+    from vision.detections import box_iou
 
     tiles = detector.detect(photo.image)
     truth = np.array([b[1:] for b in photo.boxes]).reshape(-1, 4)
