@@ -1,13 +1,16 @@
 """Every way to split standing tiles into sets and a pair, and the waits of a hand.
 
-Count vectors are tuples of 34 so results can be cached: random hands share a lot
-of sub-shapes, and the wait finder asks the same question 34 times per hand.
+Sets never cross a suit, so both questions are answered suit by suit (the three
+number suits and the honours) and the answers combined. One suit's counts recur
+across hands far more often than a whole hand does, so the per-suit answers are
+cached: a batch of random hands mostly looks them up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import lru_cache
+from itertools import product
 
 from .tiles import KINDS
 
@@ -16,77 +19,118 @@ PUNG = "pung"
 
 Shape = tuple[str, int]  # ("chow", lowest kind) or ("pung", kind)
 Split = tuple[int, tuple[Shape, ...]]  # (pair kind, sets in a canonical order)
+Counts = tuple[int, ...]  # copies of each kind: 34 for a hand, 9 (or 7 honours) for one suit
+Cuts = tuple[tuple[Shape, ...], ...]  # the ways to cut counts into sets
+
+SUIT_STARTS = (0, 9, 18, 27)  # m, p, s, honours
+HONOURS = 27
+SUIT_CACHE = 1 << 16  # distinct one-suit holdings kept; random hands need a few thousand
 
 
-@lru_cache(maxsize=200_000)
-def _sets(c: tuple[int, ...]) -> tuple[tuple[Shape, ...], ...]:
-    """All ways to cut counts `c` into sets only; () when impossible."""
-    i = next((k for k in range(KINDS) if c[k]), -1)
+def _suits(c: Counts) -> tuple[Counts, Counts, Counts, Counts]:
+    return c[0:9], c[9:18], c[18:27], c[27:34]
+
+
+@lru_cache(maxsize=SUIT_CACHE)
+def _cuts(g: Counts, base: int) -> Cuts:
+    """All ways to cut one suit's counts `g` (kinds from `base`) into sets only;
+    () when impossible. Depth first from the lowest kind, pung before chow, so the
+    sets of a cut come in kind order."""
+    i = next((k for k, n in enumerate(g) if n), -1)
     if i < 0:
         return ((),)
     found: list[tuple[Shape, ...]] = []
-    if c[i] >= 3:
-        rest = list(c)
+    if g[i] >= 3:
+        rest = list(g)
         rest[i] -= 3
-        found += [((PUNG, i),) + tail for tail in _sets(tuple(rest))]
-    if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-        rest = list(c)
+        found += [((PUNG, base + i),) + tail for tail in _cuts(tuple(rest), base)]
+    if base < HONOURS and i <= 6 and g[i + 1] and g[i + 2]:
+        rest = list(g)
         rest[i] -= 1
         rest[i + 1] -= 1
         rest[i + 2] -= 1
-        found += [((CHOW, i),) + tail for tail in _sets(tuple(rest))]
+        found += [((CHOW, base + i),) + tail for tail in _cuts(tuple(rest), base)]
     return tuple(found)
 
 
-@lru_cache(maxsize=200_000)
-def splits(c: tuple[int, ...]) -> tuple[Split, ...]:
-    """Every (pair, sets) reading of counts `c` (3n+2 tiles)."""
-    if sum(c) % 3 != 2:
-        return ()
-    out: list[Split] = []
-    for p in range(KINDS):
-        if c[p] >= 2:
-            rest = list(c)
-            rest[p] -= 2
-            out += [(p, sets) for sets in _sets(tuple(rest))]
+@lru_cache(maxsize=SUIT_CACHE)
+def _pair_cuts(g: Counts, base: int) -> tuple[tuple[int, Cuts], ...]:
+    """Each pair one suit's counts can give up, lowest first, with the cuts of the rest."""
+    out = []
+    for i, n in enumerate(g):
+        if n >= 2:
+            rest = list(g)
+            rest[i] -= 2
+            cuts = _cuts(tuple(rest), base)
+            if cuts:
+                out.append((base + i, cuts))
     return tuple(out)
 
 
-@cache
-def _group_ok(c: tuple[int, ...], honours: bool, pair: bool) -> bool:
-    """Can one suit's (or the honours') counts be cut into sets, plus a pair if `pair`?"""
-    i = next((k for k, n in enumerate(c) if n), -1)
-    if i < 0:
-        return not pair
-    rest = list(c)
-    if pair and c[i] >= 2:
-        rest[i] -= 2
-        if _group_ok(tuple(rest), honours, False):
-            return True
-        rest[i] += 2
-    if c[i] >= 3:
-        rest[i] -= 3
-        if _group_ok(tuple(rest), honours, pair):
-            return True
-        rest[i] += 3
-    if not honours and i <= 6 and c[i + 1] and c[i + 2]:
-        rest[i] -= 1
-        rest[i + 1] -= 1
-        rest[i + 2] -= 1
-        return _group_ok(tuple(rest), honours, pair)
-    return False
+def _pair_suit(c: Counts) -> int | None:
+    """The suit that must hold the pair: the only one whose count is 2 more than a
+    multiple of 3. None when no suit is, or more than one suit is not a multiple of 3."""
+    rest = [sum(g) % 3 for g in _suits(c)]
+    return rest.index(2) if sorted(rest) == [0, 0, 0, 2] else None
 
 
-def is_complete(c: tuple[int, ...]) -> bool:
-    """Sets and one pair? Checked suit by suit: the pair's suit is the one with 3n+2 tiles."""
-    groups = (c[0:9], c[9:18], c[18:27], c[27:34])
-    pairs = [sum(g) % 3 for g in groups]
-    if sorted(pairs) != [0, 0, 0, 2]:
-        return False
-    return all(_group_ok(g, i == 3, pairs[i] == 2) for i, g in enumerate(groups))
+def splits(c: Counts) -> tuple[Split, ...]:
+    """Every (pair, sets) reading of counts `c`: pairs from the lowest kind, and for
+    each the sets of every suit in turn (the same order as one search over all 34)."""
+    p = _pair_suit(c)
+    if p is None:
+        return ()
+    suits = _suits(c)
+    cuts = [_cuts(g, base) for g, base in zip(suits, SUIT_STARTS)]
+    out: list[Split] = []
+    for pair, own in _pair_cuts(suits[p], SUIT_STARTS[p]):
+        cuts[p] = own
+        out += [(pair, sum(combo, ())) for combo in product(*cuts)]
+    return tuple(out)
 
 
-def waits(before: tuple[int, ...], held: tuple[int, ...], special: Callable[[tuple[int, ...]], bool] | None = None) -> tuple[int, ...]:
+@lru_cache(maxsize=SUIT_CACHE)
+def _suit_ok(g: Counts, base: int, pair: bool) -> bool:
+    """Can one suit's counts be cut into sets, plus a pair if `pair`?"""
+    return bool(_pair_cuts(g, base) if pair else _cuts(g, base))
+
+
+def is_complete(c: Counts) -> bool:
+    """Sets and one pair?"""
+    p = _pair_suit(c)
+    return p is not None and all(_suit_ok(g, base, i == p) for i, (g, base) in enumerate(zip(_suits(c), SUIT_STARTS)))
+
+
+@lru_cache(maxsize=SUIT_CACHE)
+def _suit_waits(g: Counts, base: int, pair: bool) -> tuple[int, ...]:
+    """The kinds of one suit that, added to `g`, let it be cut into sets (and a pair if `pair`)."""
+    out = []
+    for i in range(len(g)):
+        if g[i] < 4:
+            after = list(g)
+            after[i] += 1
+            if _suit_ok(tuple(after), base, pair):
+                out.append(base + i)
+    return tuple(out)
+
+
+def _set_waits(before: Counts) -> set[int]:
+    """Kinds that complete `before` as sets and a pair. A tile added to one suit
+    leaves every suit's count a multiple of 3 but the pair's (2 more) or the hand
+    cannot be complete; the suits it does not touch must be cut as they stand."""
+    suits = _suits(before)
+    rest = [sum(g) % 3 for g in suits]
+    found: set[int] = set()
+    for target in range(4):
+        after = [(r + 1) % 3 if i == target else r for i, r in enumerate(rest)]
+        if sorted(after) != [0, 0, 0, 2]:
+            continue
+        if all(_suit_ok(suits[i], SUIT_STARTS[i], after[i] == 2) for i in range(4) if i != target):
+            found.update(_suit_waits(suits[target], SUIT_STARTS[target], after[target] == 2))
+    return found
+
+
+def waits(before: Counts, held: Counts, special: Callable[[Counts], bool] | None = None) -> tuple[int, ...]:
     """Tile kinds that complete `before` (3n+1 standing tiles), as sets and a pair
     or, where the rule set has them, as a `special` shape.
 
@@ -94,13 +138,9 @@ def waits(before: tuple[int, ...], held: tuple[int, ...], special: Callable[[tup
     copies are all there cannot be drawn, so it is no wait (RULINGS 4 ignores
     only tiles seen elsewhere on the table).
     """
-    near = set(range(KINDS)) if special else {k + d for k in range(KINDS) if before[k] for d in (-2, -1, 0, 1, 2)}
-    found = []
-    for k in sorted(near):
-        if not 0 <= k < KINDS or held[k] >= 4:
-            continue
-        c = list(before)
-        c[k] += 1
-        if is_complete(tuple(c)) or special is not None and special(tuple(c)):
-            found.append(k)
-    return tuple(found)
+    found = _set_waits(before)
+    if special is not None:
+        for k in range(KINDS):
+            if k not in found and special(before[:k] + (before[k] + 1,) + before[k + 1 :]):
+                found.add(k)
+    return tuple(sorted(k for k in found if held[k] < 4))

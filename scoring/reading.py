@@ -5,11 +5,11 @@ winning tile completed. Patterns are scored on a reading; the best one wins
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from .decompose import CHOW, PUNG, splits, waits
+from .decompose import CHOW, PUNG, Shape, splits, waits
 from .hand import Hand
 from .special import specials
 from .tiles import counts, format_tiles
@@ -26,7 +26,7 @@ SPECIAL = "special"  # a special shape (十三么, 嚦咕嚦咕, 十六不搭)
 WAIT_NAMES = {SINGLE: "單吊", EDGE: "邊張", CLOSED: "中洞", TWO_SIDED: "兩面", PAIR_WAIT: "對碰", SPECIAL: "特殊"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Set:
     """One of the five sets. `concealed` follows RULINGS 2-3: a pung finished by a
     discard is exposed; a concealed kong is concealed."""
@@ -35,23 +35,29 @@ class Set:
     tile: int  # lowest tile
     concealed: bool
     called: bool = False  # lies on the table as a chi/pon/kong/ankong
+    is_pung: bool = field(init=False, repr=False, compare=False)  # a pung or a kong
+    tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def is_pung(self) -> bool:
-        return self.shape in (PUNG, KONG)
-
-    @property
-    def tiles(self) -> tuple[int, ...]:
-        if self.shape == CHOW:
-            return (self.tile, self.tile + 1, self.tile + 2)
-        return (self.tile,) * (4 if self.shape == KONG else 3)
+    def __post_init__(self) -> None:
+        tiles = (self.tile, self.tile + 1, self.tile + 2) if self.shape == CHOW else (self.tile,) * (4 if self.shape == KONG else 3)
+        object.__setattr__(self, "is_pung", self.shape != CHOW)
+        object.__setattr__(self, "tiles", tiles)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.shape, "tiles": format_tiles(self.tiles), "concealed": self.concealed, "called": self.called}
 
 
-@dataclass(frozen=True)
+@lru_cache(maxsize=None)
+def _set(shape: str, tile: int, concealed: bool, called: bool = False) -> Set:
+    """Sets are immutable and few (34 kinds x shapes x flags): one instance of each serves every reading."""
+    return Set(shape, tile, concealed, called)
+
+
+@dataclass(frozen=True, slots=True)
 class Reading:
+    """One way to read a winning hand. The facts patterns ask for again and again
+    (its tiles, kinds, pungs, suits) are worked out once, when it is made."""
+
     hand: Hand
     options: Mapping[str, Any]
     sets: tuple[Set, ...] = ()
@@ -61,40 +67,31 @@ class Reading:
     waits: tuple[int, ...] = ()
     special: str | None = None  # the special shape's name, if this is one
     extra: tuple[int, ...] = ()  # a special shape's tiles outside its pair and sets
+    complete: bool = field(init=False, repr=False, compare=False)  # five sets and a pair (or a special shape)
+    tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)  # every tile of the sets and the pair
+    kinds: frozenset[int] = field(init=False, repr=False, compare=False)
+    pungs: tuple[Set, ...] = field(init=False, repr=False, compare=False)  # pungs and kongs
+    chows: tuple[Set, ...] = field(init=False, repr=False, compare=False)
+    pung_tiles: frozenset[int] = field(init=False, repr=False, compare=False)  # kinds with a pung or kong
+    suits: frozenset[int] = field(init=False, repr=False, compare=False)  # suits present (0 m, 1 p, 2 s); honours are not a suit
 
-    @property
-    def complete(self) -> bool:
-        return self.pair is not None
-
-    @cached_property
-    def tiles(self) -> tuple[int, ...]:
-        """Every tile of the sets and the pair (a kong's fourth tile included)."""
-        out: list[int] = [self.pair, self.pair] if self.pair is not None else []
+    def __post_init__(self) -> None:
+        tiles = [self.pair, self.pair] if self.pair is not None else []
+        pungs: list[Set] = []
+        chows: list[Set] = []
         for s in self.sets:
-            out.extend(s.tiles)
-        return tuple(out) + self.extra
-
-    @cached_property
-    def kinds(self) -> frozenset[int]:
-        return frozenset(self.tiles)
-
-    @cached_property
-    def pung_tiles(self) -> frozenset[int]:
-        """Kinds with a pung or kong in this reading."""
-        return frozenset(s.tile for s in self.sets if s.is_pung)
-
-    @cached_property
-    def suits(self) -> frozenset[int]:
-        """Suits present (0 m, 1 p, 2 s); honours are not a suit."""
-        return frozenset(t // 9 for t in self.kinds if t < 27)
-
-    @property
-    def pungs(self) -> tuple[Set, ...]:
-        return tuple(s for s in self.sets if s.is_pung)
-
-    @property
-    def chows(self) -> tuple[Set, ...]:
-        return tuple(s for s in self.sets if s.shape == CHOW)
+            tiles += s.tiles
+            (pungs if s.is_pung else chows).append(s)
+        tiles += self.extra
+        kinds = frozenset(tiles)
+        put = object.__setattr__
+        put(self, "complete", self.pair is not None)
+        put(self, "tiles", tuple(tiles))
+        put(self, "kinds", kinds)
+        put(self, "pungs", tuple(pungs))
+        put(self, "chows", tuple(chows))
+        put(self, "pung_tiles", frozenset([s.tile for s in pungs]))
+        put(self, "suits", frozenset([t // 9 for t in kinds if t < 27]))
 
     @property
     def exposed_sets(self) -> int:
@@ -106,47 +103,42 @@ class Reading:
 
 
 def _hand_sets(hand: Hand) -> tuple[Set, ...]:
-    return tuple(
-        Set(KONG if m.is_kong else m.shape, m.tile, concealed=not m.exposed, called=True) for m in hand.melds
-    )
+    return tuple(_set(KONG if m.is_kong else m.shape, m.tile, not m.exposed, True) for m in hand.melds)
 
 
 def readings(hand: Hand, options: Mapping[str, Any], shapes: tuple[str, ...] = ()) -> list[Reading]:
     """Every (split x completed set) reading, and the special shapes the rule set
     knows; empty when the tiles do not win."""
-    standing = tuple(counts(hand.concealed))
-    called = _hand_sets(hand)
     win = hand.winning_tile
     if win is None:
         return []
-    before = list(standing)
-    before[win] -= 1
+    standing = tuple(counts(hand.concealed))
+    called = _hand_sets(hand)
+    before = standing[:win] + (standing[win] - 1,) + standing[win + 1 :]
     extra = (lambda c: bool(specials(c, len(called), shapes))) if shapes else None
-    hand_waits = waits(tuple(before), _held_before(hand), extra)
+    hand_waits = waits(before, _held_before(hand), extra)
     out: list[Reading] = _special_readings(hand, options, standing, called, shapes, hand_waits)
-    for pair, shapes in splits(standing):
-        seen: set[tuple[str, int]] = set()
+    for pair, cut in splits(standing):
+        own = tuple(_set(shape, tile, True) for shape, tile in cut)
         if pair == win:
-            sets = called + tuple(Set(s, t, concealed=True) for s, t in shapes)
-            out.append(Reading(hand, options, sets, pair, None, SINGLE, hand_waits))
-        for i, (shape, tile) in enumerate(shapes):
+            out.append(Reading(hand, options, called + own, pair, None, SINGLE, hand_waits))
+        seen: set[Shape] = set()
+        for i, (shape, tile) in enumerate(cut):
             if (shape, tile) in seen or not (tile == win or shape == CHOW and tile <= win <= tile + 2):
                 continue
             seen.add((shape, tile))
-            own = [Set(s, t, concealed=True) for s, t in shapes]
             if shape == PUNG:
-                own[i] = Set(PUNG, tile, concealed=hand.self_drawn)
-                wait = PAIR_WAIT
+                sets, wait = own[:i] + (_set(PUNG, tile, hand.self_drawn),) + own[i + 1 :], PAIR_WAIT
             else:
-                wait = _chow_wait(tile, win)
-            out.append(Reading(hand, options, called + tuple(own), pair, len(called) + i, wait, hand_waits))
+                sets, wait = own, _chow_wait(tile, win)
+            out.append(Reading(hand, options, called + sets, pair, len(called) + i, wait, hand_waits))
     return out
 
 
 def _special_readings(hand, options, standing, called, shapes, hand_waits) -> list[Reading]:
     out = []
     for name, pair, shape in specials(standing, len(called), shapes):
-        own = (Set(shape[0], shape[1], concealed=True),) if shape else ()
+        own = (_set(shape[0], shape[1], True),) if shape else ()
         rest = list(standing)
         rest[pair] -= 2
         for t in own[0].tiles if own else ():
