@@ -91,8 +91,28 @@ def splits(c: Counts) -> tuple[Split, ...]:
 
 @lru_cache(maxsize=SUIT_CACHE)
 def _suit_ok(g: Counts, base: int, pair: bool) -> bool:
-    """Can one suit's counts be cut into sets, plus a pair if `pair`?"""
-    return bool(_pair_cuts(g, base) if pair else _cuts(g, base))
+    """Can one suit's counts be cut into sets, plus a pair if `pair`? A search that
+    stops at the first cut, for the wait finder's many trial holdings."""
+    i = next((k for k, n in enumerate(g) if n), -1)
+    if i < 0:
+        return not pair
+    rest = list(g)
+    if pair and g[i] >= 2:
+        rest[i] -= 2
+        if _suit_ok(tuple(rest), base, False):
+            return True
+        rest[i] += 2
+    if g[i] >= 3:
+        rest[i] -= 3
+        if _suit_ok(tuple(rest), base, pair):
+            return True
+        rest[i] += 3
+    if base < HONOURS and i <= 6 and g[i + 1] and g[i + 2]:
+        rest[i] -= 1
+        rest[i + 1] -= 1
+        rest[i + 2] -= 1
+        return _suit_ok(tuple(rest), base, pair)
+    return False
 
 
 def is_complete(c: Counts) -> bool:
@@ -103,10 +123,14 @@ def is_complete(c: Counts) -> bool:
 
 @lru_cache(maxsize=SUIT_CACHE)
 def _suit_waits(g: Counts, base: int, pair: bool) -> tuple[int, ...]:
-    """The kinds of one suit that, added to `g`, let it be cut into sets (and a pair if `pair`)."""
+    """The kinds of one suit that, added to `g`, let it be cut into sets (and a pair
+    if `pair`). Only a kind next to or one apart from a held one (the same one for
+    honours) can join a set or a pair."""
+    reach = 0 if base == HONOURS else 2
+    near = {k + d for k, n in enumerate(g) if n for d in range(-reach, reach + 1)}
     out = []
-    for i in range(len(g)):
-        if g[i] < 4:
+    for i in sorted(near):
+        if 0 <= i < len(g) and g[i] < 4:
             after = list(g)
             after[i] += 1
             if _suit_ok(tuple(after), base, pair):
@@ -115,18 +139,25 @@ def _suit_waits(g: Counts, base: int, pair: bool) -> tuple[int, ...]:
 
 
 def _set_waits(before: Counts) -> set[int]:
-    """Kinds that complete `before` as sets and a pair. A tile added to one suit
-    leaves every suit's count a multiple of 3 but the pair's (2 more) or the hand
-    cannot be complete; the suits it does not touch must be cut as they stand."""
+    """Kinds that complete `before` as sets and a pair. Each suit must end with a
+    multiple of 3 tiles but the pair's suit (2 more): the tile joins a suit with 1
+    more (it then holds the pair) or one of two suits with 2 more (the other holds
+    the pair); every suit it does not join must be cut as it stands."""
     suits = _suits(before)
     rest = [sum(g) % 3 for g in suits]
+    shape = sorted(rest)
+    if shape == [0, 0, 0, 1]:
+        joins = [(rest.index(1), rest.index(1))]  # (the suit the tile joins, the pair's suit)
+    elif shape == [0, 0, 2, 2]:
+        a = rest.index(2)
+        b = rest.index(2, a + 1)
+        joins = [(a, b), (b, a)]
+    else:
+        return set()
     found: set[int] = set()
-    for target in range(4):
-        after = [(r + 1) % 3 if i == target else r for i, r in enumerate(rest)]
-        if sorted(after) != [0, 0, 0, 2]:
-            continue
-        if all(_suit_ok(suits[i], SUIT_STARTS[i], after[i] == 2) for i in range(4) if i != target):
-            found.update(_suit_waits(suits[target], SUIT_STARTS[target], after[target] == 2))
+    for target, pair in joins:
+        if all(_suit_ok(suits[i], SUIT_STARTS[i], i == pair) for i in range(4) if i != target):
+            found.update(_suit_waits(suits[target], SUIT_STARTS[target], target == pair))
     return found
 
 

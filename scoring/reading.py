@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .decompose import CHOW, PUNG, Shape, splits, waits
+from .decompose import CHOW, PUNG, Counts, Shape, splits, waits
 from .hand import Hand
 from .special import specials
 from .tiles import counts, format_tiles
@@ -56,7 +56,7 @@ def _set(shape: str, tile: int, concealed: bool, called: bool = False) -> Set:
 @dataclass(frozen=True, slots=True)
 class Reading:
     """One way to read a winning hand. The facts patterns ask for again and again
-    (its tiles, kinds, pungs, suits) are worked out once, when it is made."""
+    (its kinds, pungs, chows, suits) are worked out once, when it is made."""
 
     hand: Hand
     options: Mapping[str, Any]
@@ -68,7 +68,6 @@ class Reading:
     special: str | None = None  # the special shape's name, if this is one
     extra: tuple[int, ...] = ()  # a special shape's tiles outside its pair and sets
     complete: bool = field(init=False, repr=False, compare=False)  # five sets and a pair (or a special shape)
-    tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)  # every tile of the sets and the pair
     kinds: frozenset[int] = field(init=False, repr=False, compare=False)
     pungs: tuple[Set, ...] = field(init=False, repr=False, compare=False)  # pungs and kongs
     chows: tuple[Set, ...] = field(init=False, repr=False, compare=False)
@@ -86,7 +85,6 @@ class Reading:
         kinds = frozenset(tiles)
         put = object.__setattr__
         put(self, "complete", self.pair is not None)
-        put(self, "tiles", tuple(tiles))
         put(self, "kinds", kinds)
         put(self, "pungs", tuple(pungs))
         put(self, "chows", tuple(chows))
@@ -116,7 +114,7 @@ def readings(hand: Hand, options: Mapping[str, Any], shapes: tuple[str, ...] = (
     called = _hand_sets(hand)
     before = standing[:win] + (standing[win] - 1,) + standing[win + 1 :]
     extra = (lambda c: bool(specials(c, len(called), shapes))) if shapes else None
-    hand_waits = waits(before, _held_before(hand), extra)
+    hand_waits = waits(before, _held_before(hand, before), extra)
     out: list[Reading] = _special_readings(hand, options, standing, called, shapes, hand_waits)
     for pair, cut in splits(standing):
         own = tuple(_set(shape, tile, True) for shape, tile in cut)
@@ -148,10 +146,12 @@ def _special_readings(hand, options, standing, called, shapes, hand_waits) -> li
     return out
 
 
-def _held_before(hand: Hand) -> tuple[int, ...]:
-    """Own copies of each kind before the winning tile arrived."""
-    held = list(hand.held)
-    held[hand.winning_tile] -= 1
+def _held_before(hand: Hand, before: Counts) -> Counts:
+    """Own copies of each kind before the winning tile arrived: the standing tiles and the melds."""
+    held = list(before)
+    for m in hand.melds:
+        for t in m.tiles:
+            held[t] += 1
     return tuple(held)
 
 

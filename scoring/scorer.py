@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .hand import Hand, HandError, Stakes
+from .patterns import Result
 from .reading import Reading, readings
 from .ruleset import ItemRule, Ruleset, RulesetError, load
 from .tiles import WINDS, code, format_tiles
@@ -78,12 +79,12 @@ class Score:
         }
 
 
-def _applicable(rule: ItemRule, r: Reading) -> Item | None:
-    result = rule.pattern(r)
+def _applicable(rule: ItemRule, result: Result, options: Mapping[str, Any]) -> Item | None:
+    """The item for a pattern's result; most patterns return 0, so only a true result comes here."""
     count, note = result if isinstance(result, tuple) else (result, "")
     if not count:
         return None
-    value = r.options[rule.value_option] if rule.value_option else rule.value
+    value = options[rule.value_option] if rule.value_option else rule.value
     return Item(rule.id, rule.name, rule.name_en, value * count, note, count=count)
 
 
@@ -97,10 +98,10 @@ def _resolve(rules: list[ItemRule], found: dict[str, Item], options: Mapping[str
     An item replaced only by items that were themselves replaced stays: 天胡
     replaces 門清自摸, so the 自摸 that 門清自摸 would have absorbed is kept.
     """
-    alone = [r for r in rules if r.alone and r.id in found]
+    present = [r for r in rules if r.id in found]
+    alone = [r for r in present if r.alone]
     if alone:
         return (found[alone[0].id],)
-    present = [r for r in rules if r.id in found]
     kept: dict[str, bool] = {}
 
     def keep(i: str) -> bool:
@@ -129,7 +130,7 @@ def _items(rs: Ruleset, r: Reading, dealer: bool = False, paid_by: str | None = 
         and (dealer or r.complete or not rule.needs_hand)
         and (not rule.option or r.options[rule.option])
     ]
-    found = {rule.id: item for rule in rules if (item := _applicable(rule, r))}
+    found = {rule.id: item for rule in rules if (result := rule.pattern(r)) and (item := _applicable(rule, result, r.options))}
     return _resolve(rules, found, r.options)
 
 
