@@ -33,9 +33,9 @@ def _suits(c: Counts) -> tuple[Counts, Counts, Counts, Counts]:
 
 @lru_cache(maxsize=SUIT_CACHE)
 def _cuts(g: Counts, base: int) -> Cuts:
-    """All ways to cut one suit's counts `g` (kinds from `base`) into sets only;
-    () when impossible. Depth first from the lowest kind, pung before chow, so the
-    sets of a cut come in kind order."""
+    """All ways to cut one suit's counts `g` (kinds from `base`) into sets only, each
+    once; () when impossible. Depth first from the lowest kind, pung before chow, so
+    the sets of a cut come in kind order."""
     i = next((k for k, n in enumerate(g) if n), -1)
     if i < 0:
         return ((),)
@@ -50,7 +50,10 @@ def _cuts(g: Counts, base: int) -> Cuts:
         rest[i + 1] -= 1
         rest[i + 2] -= 1
         found += [((CHOW, base + i),) + tail for tail in _cuts(tuple(rest), base)]
-    return tuple(found)
+    first: dict[tuple[Shape, ...], tuple[Shape, ...]] = {}
+    for cut in found:  # a pung and a chow of one kind come both ways round: keep the first
+        first.setdefault(tuple(sorted(cut)), cut)
+    return tuple(first.values())
 
 
 @lru_cache(maxsize=SUIT_CACHE)
