@@ -277,9 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(run=cmd_bench)
 
     def photo_command(name: str, help_: str, run: Callable, *args: tuple[str, dict]) -> None:
-        from vision.detector import DEFAULT_MODEL
-        from vision.faces import DEFAULT_FACES
-        from vision.flowers import DEFAULT_FLOWERS
+        from vision.models import DEFAULT_FACES, DEFAULT_FLOWERS, DEFAULT_MODEL
 
         c = sub.add_parser(name, help=help_)
         for flag, kw in args:

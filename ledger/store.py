@@ -205,7 +205,7 @@ class Store:
                 raise StorageError(
                     f"{path}: hands may be kept only in {wal.name}, which SQLite cannot read in a read-only folder; "
                     "open the ledger once where the folder can be written"
-                )
+                ) from None
             db = sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True, isolation_level=None)
         db.execute("PRAGMA synchronous=FULL")
         return db

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from .decompose import CHOW, PUNG, Counts, Shape, splits, waits
@@ -47,7 +47,7 @@ class Set:
         return {"type": self.shape, "tiles": format_tiles(self.tiles), "concealed": self.concealed, "called": self.called}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _set(shape: str, tile: int, concealed: bool, called: bool = False) -> Set:
     """Sets are immutable and few (34 kinds x shapes x flags): one instance of each serves every reading."""
     return Set(shape, tile, concealed, called)

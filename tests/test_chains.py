@@ -14,9 +14,8 @@ from test_ledger import PLAYERS, audit, win
 from ledger.chains import ChainBook
 from ledger.policy import LedgerPolicyError, policy_from_json
 from ledger.report import statement_text
-from scoring.ruleset import RulesetError
 from ledger.session import SessionError
-from scoring.ruleset import load
+from scoring.ruleset import RulesetError, load
 
 HK = {"ruleset": "hk-taiwan", "stakes": {"base": 10, "point": 2}}  # 10 底, 2 per 番
 CUT = {"type": "cut", "payer": "Cat", "payee": "Ben"}

@@ -17,16 +17,15 @@ import numpy as np
 from .classes import CLASSES
 from .config import DEFAULT, Thresholds
 from .detections import Detections
-from .faces import DEFAULT_FACES, FaceReader
-from .flowers import DEFAULT_FLOWERS, FlowerReader
+from .faces import FaceReader
+from .flowers import FlowerReader
+from .models import DEFAULT_FACES, DEFAULT_FLOWERS, DEFAULT_MODEL
 from .network import TileNetwork
 from .reread import reread
 from .reshape import out_of_shape, reproportioned
 from .tileset import Profile
 from .voting import one_per_tile
 from .windows import in_windows
-
-DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "taiscore-tiles.onnx"
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ import cv2
 import numpy as np
 
 from .classes import BACK, CLASSES
+from .models import DEFAULT_FACES
 from .session import open_session
 
-DEFAULT_FACES = Path(__file__).resolve().parents[1] / "models" / "taiscore-faces.onnx"
 SIZE = 64  # the crop side: a median tile of the real photos is 75 px, the smallest 30
 MARGIN = 1.2  # a tenth of the box more on every side: boxes are a few percent off either way
 FACES = CLASSES[:BACK]  # the 42 faces; a face-down tile stays the detector's reading

@@ -17,9 +17,9 @@ import numpy as np
 
 from .classes import INDEX
 from .faces import FACES, blob, crop, softmax
+from .models import DEFAULT_FLOWERS
 from .session import open_session
 
-DEFAULT_FLOWERS = Path(__file__).resolve().parents[1] / "models" / "taiscore-flowers.onnx"
 SIZE = 96  # the crop side: the median tile of the real photos is 75 px, grown 1.2 times
 FLOWER_FACES = slice(INDEX["1f"], INDEX["8f"] + 1)  # where the flowers lie among the faces
 FLOWERS = FACES[FLOWER_FACES]
