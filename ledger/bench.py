@@ -38,7 +38,7 @@ def run(hands: int, adds: int, db: str | None, seed: int) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(db or Path(tmp) / "ledger.sqlite3")
-        sid = store.create({"players": PLAYERS, "options": {"rounds": 10_000}})
+        sid = store.create({"players": PLAYERS, "options": {"rounds": 1000}})
         for _ in range(hands):
             store.add(sid, random_record(rng))
         times, cpu = [], []

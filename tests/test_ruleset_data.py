@@ -76,7 +76,7 @@ def test_defaults_come_back_for_an_empty_mapping():
         ("taiwan", {"heavenly_value": True}, "option heavenly_value .* whole number"),
         ("taiwan", {"heavenly_value": 16.0}, "option heavenly_value"),
         ("taiwan", {"heavenly_value": 0}, "option heavenly_value .* from 1 to 1000"),
-        ("taiwan", {"rounds": 17}, "option rounds .* from 1 to 16"),
+        ("taiwan", {"rounds": 1001}, "option rounds .* from 1 to 1000"),
         ("hk-taiwan", {"false_win": "30 bases"}, "option false_win .* '20 bases', '30 fan'"),
         ("taiwan-basic", {"migi": True}, "unknown option.* migi for rule set taiwan-basic"),
         ("taiwan", ["migi"], "options must be an object"),
