@@ -3,7 +3,7 @@
 A file (or stdin, `-`) is read in chunks up to a size limit, so /dev/zero stops at
 the limit instead of filling memory; a FIFO is opened without waiting, so one with
 no writer reads as empty instead of hanging. JSON must be UTF-8, numbers at most 18
-digits (no NaN, no infinity), nesting no deeper than the parser's recursion limit:
+digits (no NaN, no infinity), no key given twice in one object, nesting no deeper than the parser's recursion limit:
 each refused with one line. A batch of hands is parsed one element at a time, so
 only each hand is bounded, not the batch.
 """
@@ -55,7 +55,17 @@ def _constant(text: str) -> float:
     raise _Refused(f"{text} is not a JSON number")
 
 
-_DECODER = json.JSONDecoder(parse_int=_int, parse_float=_float, parse_constant=_constant)
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A key given twice is refused: which of the two was meant would be a guess."""
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _Refused(f"the key {twice!r} is given twice")
+    return obj
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_int=_int, parse_float=_float, parse_constant=_constant)
 
 
 @contextmanager

@@ -198,6 +198,7 @@ def write(tmp_path, data: bytes, name: str = "in.json") -> str:
         (b" \n ", "is empty"),
         (b'{"a": 1', "not JSON: Expecting ',' delimiter at line 1 column 8"),
         (b'{"a": 1}\n{"b": 2}', "not JSON: Extra data at line 2 column 1"),
+        (b'{"seat": "S", "winners": [{"player": "A", "points": 1, "points": 3}]}', "the key 'points' is given twice"),
     ],
 )
 def test_json_documents_are_bounded(tmp_path, data, message):
@@ -392,3 +393,12 @@ def test_a_cut_heic_is_refused_on_one_line(tmp_path):
     with pytest.raises(ImageError, match="corrupt or cut short") as e:
         load(out.getvalue()[: len(out.getvalue()) // 2])
     assert "\n" not in str(e.value)
+
+
+def test_a_key_given_twice_in_a_batch_names_its_hand(tmp_path):
+    one = b'{"concealed": "123m456m789p234s678s55p", "winning_tile": "4m", "seat": "S", "discarder": "W"}'
+    twice = one[:-1] + b', "discarder": "N"}'
+    hands = iter(Batch(io.BytesIO(b"[" + one + b", " + twice + b"]"), "in.json"))
+    assert next(hands)["discarder"] == "W"
+    with pytest.raises(InputError, match="hand 2: the key 'discarder' is given twice"):
+        next(hands)
