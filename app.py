@@ -1,36 +1,37 @@
-"""taiscore: photograph a winning hand, check the reading, get the itemised payout."""
+"""taiscore: photograph a winning hand, check the reading, get the itemised payout.
+
+Page code only: the reading is mended through vision.correction, drawn by vision.overlay,
+put together by scoring.building and scored by scoring.scorer; the ledger page shows
+ledger.summary. Run with `streamlit run app.py`; importing it draws nothing.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import uuid
-from pathlib import Path
+from functools import partial
 
-import cv2
-import numpy as np
 import streamlit as st
+from streamlit_image_coordinates import streamlit_image_coordinates
 
 from ledger.report import statement_csv
 from ledger.store import Store
+from ledger.summary import SELF_DRAWN, hand_rows, next_seats
 from scoring import ruleset as rulesets
+from scoring.building import GROUPS, WINNING, from_notation, group_label
+from scoring.display import hand_summary, option_label, replaced_names
 from scoring.hand import EVENTS, HandError, hand_from_json
 from scoring.scorer import Score, score
-from scoring.tiles import WINDS, TileError, code, parse_flowers, parse_tiles
-from vision.classes import CLASSES
-from vision.detector import DEFAULT_MODEL, Detector, Tile
+from scoring.tiles import WINDS, code
+from vision import overlay
+from vision.correction import Correction
+from vision.detector import DEFAULT_MODEL, Detector
 from vision.image import ImageError, load
-from vision.layout import meld_of, read_layout
 
-ASSETS = Path(__file__).parent / "assets" / "tiles"
-GROUPS = ["concealed", "winning", "meld 1", "meld 2", "meld 3", "meld 4", "meld 5", "flowers", "ignore"]
-COLOURS = {  # BGR, one per group, so the photo shows how it was read
-    "concealed": (60, 180, 60), "winning": (0, 0, 255), "flowers": (200, 0, 200), "ignore": (128, 128, 128),
-    "meld 1": (255, 140, 0), "meld 2": (0, 200, 255), "meld 3": (255, 0, 140), "meld 4": (140, 90, 0), "meld 5": (0, 120, 200),
-}
 WIND_LABELS = {"E": "東 E", "S": "南 S", "W": "西 W", "N": "北 N"}
-DISPLAY_WIDTH = 1600
-
-st.set_page_config(page_title="taiscore 台數", page_icon="🀄", layout="wide")
+PAGES = ("Score 算台", "Ledger 帳本")
+PHOTO_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
+ADD = "add"  # what is selected while the player picks a missed tile
 
 
 @st.cache_resource
@@ -39,122 +40,42 @@ def detector() -> Detector:
     return Detector(DEFAULT_MODEL)
 
 
-def tiles_from_reading(tiles: list[Tile]) -> list[dict]:
-    """Rows of the correction table, grouped as the layout reader saw them."""
-    reading = read_layout(tiles)
-    group_of = {}
-    melds = 0
-    for g in reading.groups:
-        if g.role == "meld":
-            melds += 1
-        name = f"meld {min(melds, 5)}" if g.role == "meld" else ("ignore" if g.role in ("unread", "other") else g.role)
-        for i in g.tiles:
-            group_of[i] = name
-    st.session_state.doubts = list(reading.doubts)
-    return [
-        {"tile": t.code, "group": group_of.get(i, "ignore"), "conf": round(t.conf, 2), "box": t.box}
-        for i, t in enumerate(tiles)
-    ]
-
-
-def tiles_from_text(concealed: str, winning: str, melds: str, flowers: str) -> list[dict]:
-    """Manual entry: the same table, built from notation instead of a photo."""
-    rows = []
-    kinds = list(parse_tiles(concealed))
-    if winning:
-        win = parse_tiles(winning)[0]
-        if win not in kinds:
-            raise TileError(f"winning tile {winning} is not among the concealed tiles")
-        kinds.remove(win)
-        rows.append({"tile": code(win), "group": "winning", "conf": 1.0, "box": None})
-    rows += [{"tile": code(k), "group": "concealed", "conf": 1.0, "box": None} for k in kinds]
-    for n, meld in enumerate([m.strip() for m in melds.split(",") if m.strip()][:5], start=1):
-        kind, _, tiles = meld.partition(" ")
-        faces = [code(k) for k in parse_tiles(tiles)]
-        if kind == "ankong":
-            faces = ["back", faces[1], faces[2], "back"]
-        rows += [{"tile": c, "group": f"meld {n}", "conf": 1.0, "box": None} for c in faces]
-    rows += [{"tile": f"{f}f", "group": "flowers", "conf": 1.0, "box": None} for f in parse_flowers(flowers)]
-    return rows
-
-
-def hand_object(rows: list[dict], context: dict) -> dict:
-    """The scorer's input from the correction table; a HandError says what to fix."""
-    by_group: dict[str, list[str]] = {}
-    for r in rows:
-        by_group.setdefault(r["group"], []).append(r["tile"])
-    winning = by_group.get("winning", [])
-    if len(winning) != 1:
-        raise HandError(f"mark exactly one winning tile (now {len(winning)}): set its group to 'winning'")
-    concealed = by_group.get("concealed", []) + winning
-    if "back" in concealed:
-        raise HandError("a face-down tile stands among the concealed tiles: set its kind")
-    melds = []
-    for n in range(1, 6):
-        codes = by_group.get(f"meld {n}")
-        if codes:
-            m = meld_of(codes)
-            if not m:
-                raise HandError(f"meld {n} ({' '.join(codes)}) is not a chi, pon, kong or concealed kong")
-            melds.append(m)
-    flowers = by_group.get("flowers", [])
-    if any(not f.endswith("f") for f in flowers):
-        raise HandError("only flower tiles belong in the flowers group")
-    return {
-        **context,
-        "concealed": "".join(concealed),
-        "winning_tile": winning[0],
-        "melds": melds,
-        "flowers": "".join(flowers),
-    }
-
-
-def annotated(img: np.ndarray, rows: list[dict]) -> np.ndarray:
-    scale = min(1.0, DISPLAY_WIDTH / img.shape[1])
-    out = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else img.copy()
-    thick = max(2, round(out.shape[1] / 500))
-    for n, r in enumerate(rows):
-        if r["box"] is None:
-            continue
-        x1, y1, x2, y2 = (int(v * scale) for v in r["box"])
-        colour = COLOURS[r["group"]]
-        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thick)
-        cv2.putText(out, f"{n}:{r['tile']}", (x1, max(12, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * thick, colour, thick)
-    return out[:, :, ::-1]
-
-
-def sidebar_context() -> tuple[dict, str]:
-    """Rule set, house options, seats and stakes; widget keys keep them for the session."""
+def sidebar_context() -> tuple[dict, rulesets.Ruleset]:
+    """Rule set, house options, round and stakes: what stays the same hand after hand."""
     sb = st.sidebar
     sb.header("Table 牌桌")
-    ruleset_id = sb.selectbox("Rule set 規則", rulesets.names(), index=rulesets.names().index("taiwan"), key="ruleset")
+    names = rulesets.names()
+    ruleset_id = sb.selectbox("Rule set 規則", names, index=names.index("taiwan"), key="ruleset")
     rs = rulesets.load(ruleset_id)
     options = {}
     for opt in rs.options.values():
+        key, label = f"opt-{ruleset_id}-{opt.name}", option_label(opt)
         if isinstance(opt.default, bool):
-            options[opt.name] = sb.checkbox(opt.name, value=opt.default, help=opt.doc, key=f"opt-{ruleset_id}-{opt.name}")
+            options[opt.name] = sb.checkbox(label, value=opt.default, help=opt.doc, key=key)
+        elif isinstance(opt.default, int):
+            options[opt.name] = int(sb.number_input(label, value=opt.default, step=1, help=opt.doc, key=key))
         else:
-            options[opt.name] = type(opt.default)(sb.number_input(opt.name, value=opt.default, help=opt.doc, key=f"opt-{ruleset_id}-{opt.name}"))
-    seat = sb.selectbox("Winner's seat 座位 (dealer = 東)", list(WINDS), format_func=WIND_LABELS.__getitem__, key="seat")
+            choices = list(getattr(opt, "choices", ()) or [opt.default])
+            options[opt.name] = sb.selectbox(label, choices, index=choices.index(opt.default), help=opt.doc, key=key)
     rnd = sb.selectbox("Prevailing wind 圈風", list(WINDS), format_func=WIND_LABELS.__getitem__, key="round")
     streak = sb.number_input("Dealer streak 連莊 n", min_value=0, max_value=30, value=0, key="streak")
-    self_drawn = sb.toggle("Self-drawn 自摸", key="self_drawn")
-    context = {"ruleset": ruleset_id, "options": options, "seat": seat, "round": rnd, "streak": int(streak), "self_drawn": self_drawn}
-    if not self_drawn:
-        others = [w for w in WINDS if w != seat]
-        context["discarder"] = sb.selectbox("Discarder 放槍", others, format_func=WIND_LABELS.__getitem__, key=f"discarder-{seat}")
     known = [e for e in EVENTS if e in rs.events]
-    context["events"] = sb.multiselect("Events 事件", known, key=f"events-{ruleset_id}")
+    events = sb.multiselect("Events 事件", known, key=f"events-{ruleset_id}")
     base = sb.number_input("Base 底", min_value=0, value=rs.stakes.base, step=10, key=f"base-{ruleset_id}")
     point = sb.number_input(f"Per {rs.unit} 每{rs.unit}", min_value=0, value=rs.stakes.point, step=5, key=f"point-{ruleset_id}")
-    context["stakes"] = {"base": int(base), "point": int(point)}
-    return context, rs.unit
+    context = {"ruleset": ruleset_id, "options": options, "round": rnd, "streak": int(streak), "events": events,
+               "stakes": {"base": int(base), "point": int(point)}}
+    return context, rs
 
 
 def photo_section() -> None:
     st.subheader("1 · Photo 相片")
     source = st.radio("Photo from", ["Upload", "Camera"], horizontal=True, label_visibility="collapsed", key="source")
-    upload = st.file_uploader("Photo of the winning hand", type=["jpg", "jpeg", "png", "webp"], key="upload") if source == "Upload" else st.camera_input("Take a photo", key="camera")
+    generation = st.session_state.setdefault("upload_generation", 0)  # a typed hand empties the uploader
+    if source == "Upload":
+        upload = st.file_uploader("Photo of the winning hand (JPEG, PNG, WebP, HEIC)", type=PHOTO_TYPES, key=f"upload-{generation}")
+    else:
+        upload = st.camera_input("Take a photo", key=f"camera-{generation}")
     if upload is None:
         return
     data = upload.getvalue()
@@ -162,7 +83,7 @@ def photo_section() -> None:
     if st.session_state.get("photo_digest") == digest:
         return
     try:
-        img = load(data, upload.name if hasattr(upload, "name") else "photo")
+        img = load(data, upload.name)
     except ImageError as e:
         st.error(str(e))
         return
@@ -173,190 +94,252 @@ def photo_section() -> None:
         return
     st.session_state.photo_digest = digest
     st.session_state.photo = img
-    st.session_state.rows = tiles_from_reading(found)
+    st.session_state.correction = Correction.of_photo(found)
+    st.session_state.selected = None
 
 
 def manual_section() -> None:
-    with st.expander("Type the hand instead 手動輸入", expanded="photo" not in st.session_state):
+    with st.expander("Type the hand instead 手動輸入", expanded="correction" not in st.session_state):
         c1, c2 = st.columns(2)
-        concealed = c1.text_input("Concealed tiles, winning tile included 手牌", key="typed_concealed", placeholder="123m456m789p234s678s55p")
-        winning = c2.text_input("Winning tile 胡牌", key="typed_winning", placeholder="4m")
-        melds = c1.text_input("Melds 副露 (comma separated)", key="typed_melds", placeholder="pon 555p, chi 234s")
-        flowers = c2.text_input("Flowers 花", key="typed_flowers", placeholder="15f")
-        if st.button("Use these tiles", key="use_typed"):
-            try:
-                st.session_state.rows = tiles_from_text(concealed, winning, melds, flowers)
-                st.session_state.doubts = []
-            except TileError as e:
-                st.error(f"Typed tiles: {e}")
+        c1.text_input("Concealed tiles, winning tile included 手牌", key="typed_concealed", placeholder="123m456m789p234s678s55p")
+        c2.text_input("Winning tile 胡牌", key="typed_winning", placeholder="4m")
+        c1.text_input("Melds 副露 (comma separated)", key="typed_melds", placeholder="pon 555p, chi 234s")
+        c2.text_input("Flowers 花", key="typed_flowers", placeholder="15f")
+        st.button("Use these tiles", key="use_typed", on_click=_use_typed)
+        if st.session_state.get("typed_error"):
+            st.error(st.session_state.pop("typed_error"))
+
+
+def _use_typed() -> None:
+    s = st.session_state
+    try:
+        placed = from_notation(s.typed_concealed, s.typed_winning, s.typed_melds, s.typed_flowers)
+    except HandError as e:
+        s.typed_error = f"Typed tiles: {e}"
+        return
+    s.correction = Correction.of_placed(placed)
+    s.selected = None
+    s.pop("photo", None)  # the typed hand replaces the photo's reading, and the photo with it
+    s.upload_generation = s.get("upload_generation", 0) + 1
 
 
 def correction_section() -> None:
-    rows = st.session_state.get("rows")
-    if rows is None:
+    corr: Correction | None = st.session_state.get("correction")
+    if corr is None:
         return
     st.subheader("2 · Check the reading 核對")
+    selected = st.session_state.get("selected")
+    st.caption("Tap a tile to fix it 點一張牌修改 · boxes by group: green 手牌 concealed, red 胡牌 winning, "
+               "purple 花 flowers, grey 不算 not this hand, other colours 副露 melds · dashed with ? : low confidence")
     if "photo" in st.session_state:
-        st.image(annotated(st.session_state.photo, rows), caption="Boxes coloured by group: green concealed, red winning tile, flowers purple, melds other colours")
-    for d in st.session_state.get("doubts", []):
+        view = overlay.photo(st.session_state.photo, corr, selected if isinstance(selected, int) else None)
+        _tappable(view, "tap_photo", _select)
+    _tappable(overlay.hand(corr, selected if isinstance(selected, int) else None), "tap_hand", _select)
+    for d in corr.doubts:
         st.warning(d)
-    if rows:
-        winning_fix(rows)
-        fix_tile(rows)
-    with st.expander("All tiles 全部牌 (edit kinds and groups, delete or add rows)"):
-        edited = st.data_editor(
-            [{"tile": r["tile"], "group": r["group"], "conf": r["conf"]} for r in rows],
-            column_config={
-                "tile": st.column_config.SelectboxColumn("Tile", options=list(CLASSES), required=True),
-                "group": st.column_config.SelectboxColumn("Group", options=GROUPS, required=True),
-                "conf": st.column_config.NumberColumn("Confidence", disabled=True, format="%.2f"),
-            },
-            num_rows="dynamic",
-            key="table",
-        )
-        if st.button("Apply table", key="apply_table"):
-            boxes = [r["box"] for r in rows]
-            st.session_state.rows = [
-                {"tile": e["tile"], "group": e["group"], "conf": e.get("conf") or 1.0, "box": boxes[i] if i < len(boxes) else None}
-                for i, e in enumerate(edited)
-                if e.get("tile") and e.get("group")
-            ]
-            st.rerun()
+    winning_fix(corr)
+    st.button("Add a missed tile 補一張", key="add_tile", on_click=_set_selected, args=(ADD,))
+    fixer(corr, selected)
 
 
-def winning_fix(rows: list[dict]) -> None:
-    """One click when the winning tile was not set apart: say which concealed tile won."""
-    if any(r["group"] == "winning" for r in rows):
+def _tappable(view: overlay.View, key: str, on_tap) -> None:
+    """A picture that reports a tap; the tap means what lies under it in this very picture."""
+    n = st.session_state.setdefault(f"{key}-n", 0)  # a fresh component after each tap: an old tap is never replayed
+    streamlit_image_coordinates(view.image, key=f"{key}-{n}", use_column_width="always", image_format="JPEG", jpeg_quality=88,
+                                on_click=partial(_tapped, view, f"{key}-{n}", key, on_tap), cursor="pointer")
+
+
+def _tapped(view: overlay.View, component: str, key: str, on_tap) -> None:
+    tap = st.session_state.get(component)
+    st.session_state[f"{key}-n"] = st.session_state.get(f"{key}-n", 0) + 1
+    if tap:
+        hit = view.at(tap["x"], tap["y"], tap["width"])
+        if hit is not None:
+            on_tap(hit)
+
+
+def _add(kind: str) -> None:
+    _edit("add", kind)
+    st.session_state.selected = None
+
+
+def _select(tile_id: int) -> None:
+    st.session_state.selected = tile_id
+
+
+def _set_selected(value) -> None:
+    st.session_state.selected = value
+
+
+def _edit(method: str, *args) -> None:
+    """Apply one edit to the correction; the tile stays selected unless it is gone."""
+    s = st.session_state
+    s.correction = getattr(s.correction, method)(*args)
+    if s.correction.tile(s.get("selected")) is None:
+        s.selected = None
+
+
+def winning_fix(corr: Correction) -> None:
+    """One tap when the winning tile was not set apart: say which standing tile won."""
+    if any(t.group == WINNING for t in corr.tiles):
         return
-    candidates = sorted({r["tile"] for r in rows if r["group"] == "concealed"}, key=CLASSES.index)
-    if not candidates:
+    first = {}
+    for t in corr.tiles:
+        if t.group == "concealed":
+            first.setdefault(t.code, t.id)
+    if not first:
         return
     st.caption("Which tile won? 胡哪張")
-    cols = st.columns(min(len(candidates), 9))
-    for n, c in enumerate(candidates):
-        cols[n % len(cols)].button(c, key=f"won_{c}", on_click=_mark_winning, args=(c,))
+    cols = st.columns(min(len(first), 9))
+    for n, (c, tile_id) in enumerate(sorted(first.items())):
+        cols[n % len(cols)].button(c, key=f"won_{c}", on_click=_edit, args=("set_group", tile_id, WINNING))
 
 
-def _mark_winning(code_: str) -> None:
-    rows = st.session_state.rows
-    i = next(i for i, r in enumerate(rows) if r["group"] == "concealed" and r["tile"] == code_)
-    rows[i] = {**rows[i], "group": "winning"}
+def fixer(corr: Correction, selected) -> None:
+    """The second tap: the tile's kind from the grid, its group, or delete; or the missed tile's kind."""
+    if selected == ADD:
+        st.markdown("**Pick the missed tile 補哪張** (萬 筒 條 字 花, rows top to bottom)")
+        _tappable(overlay.picker(), "pick_add", _add)
+        st.button("Cancel 取消", key="cancel_add", on_click=_set_selected, args=(None,))
+        return
+    t = corr.tile(selected) if isinstance(selected, int) else None
+    if t is None:
+        return
+    st.markdown(f"**Tile #{t.id}: {t.code}** · {group_label(t.group)} · confidence {t.conf:.2f} — tap its kind, its group, or delete")
+    _tappable(overlay.picker(), f"pick_{t.id}", lambda kind: _edit("set_kind", t.id, kind))
+    groups = list(GROUPS) + sorted({x.group for x in corr.tiles} - set(GROUPS))
+    st.pills("Group 組", groups, format_func=group_label, default=t.group, key=f"group_{t.id}_{t.group}",
+             on_change=_group_picked, args=(t.id, f"group_{t.id}_{t.group}"))
+    c1, c2 = st.columns(2)
+    c1.button(f"Delete #{t.id} 刪除", key="delete_tile", on_click=_edit, args=("delete", t.id))
+    c2.button("Done 完成", key="deselect", on_click=_set_selected, args=(None,))
 
 
-def fix_tile(rows: list[dict]) -> None:
-    """One tile at a time: the quickest fix with a thumb."""
-    c1, c2, c3, c4 = st.columns([3, 2, 2, 1])
-    n = c1.selectbox("Tile to fix", range(len(rows)), format_func=lambda i: f"#{i} {rows[i]['tile']} ({rows[i]['group']}, {rows[i]['conf']:.2f})", key="fix_index")
-    new_code = c2.selectbox("Is really", list(CLASSES) + ["delete"], index=CLASSES.index(rows[n]["tile"]), key=f"fix_code_{n}")
-    new_group = c3.selectbox("In group", GROUPS, index=GROUPS.index(rows[n]["group"]), key=f"fix_group_{n}")
-    if c4.button("Apply", key="fix_apply"):
-        if new_code == "delete":
-            del rows[n]
-        else:
-            rows[n] = {**rows[n], "tile": new_code, "group": new_group, "conf": 1.0}
-        st.session_state.rows = rows
-        st.rerun()
+def _group_picked(tile_id: int, key: str) -> None:
+    group = st.session_state.get(key)
+    if group:
+        _edit("set_group", tile_id, group)
 
 
-def strip(codes: list[str]) -> None:
-    images = [str(ASSETS / f"{c}.png") for c in codes if (ASSETS / f"{c}.png").exists()]
-    if images:
-        st.image(images, width=36)
-
-
-def result_section(context: dict, unit: str) -> None:
-    rows = st.session_state.get("rows")
-    if not rows:
+def result_section(context: dict, rs: rulesets.Ruleset) -> None:
+    corr: Correction | None = st.session_state.get("correction")
+    if corr is None or not corr.tiles:
         return
     st.subheader("3 · Payout 台數與付款")
-    try:
-        obj = hand_object([r for r in rows if r["group"] != "ignore"], context)
-        result: Score = score(hand_from_json(obj))
-    except (HandError, TileError) as e:
-        st.error(f"Cannot score this hand: {e}")
-        return
+    seats, payout = st.columns([1, 2])
+    with seats:  # first on a phone, where the columns stack
+        seat = st.selectbox("Winner's seat 座位 (dealer = 東)", list(WINDS), format_func=WIND_LABELS.__getitem__, key="seat")
+        self_drawn = st.toggle("Self-drawn 自摸", key="self_drawn")
+        discarder = None
+        if not self_drawn:
+            others = [w for w in WINDS if w != seat]
+            discarder = st.selectbox("Discarder 放槍", others, format_func=WIND_LABELS.__getitem__, key=f"discarder-{seat}")
+    seating = {"seat": seat, "self_drawn": self_drawn, **({"discarder": discarder} if discarder else {})}
+    with payout:
+        try:
+            tiles = corr.hand()
+            result: Score = score(hand_from_json({**context, **seating, **tiles}))
+        except HandError as e:
+            st.session_state.pop("scored_hand", None)
+            st.error(f"Cannot score this hand: {e}")
+            return
+        payout_tables(result, rs)
+    hand = {k: v for k, v in {**tiles, "events": context["events"]}.items() if v}
+    st.session_state.scored_hand = {"hand": {**hand, **seating}, "total": result.total, "summary": hand_summary(tiles)}
+
+
+def payout_tables(result: Score, rs: rulesets.Ruleset) -> None:
+    unit = rs.unit
+    st.markdown(f"**Hand 牌型: {result.total} {unit}**")
+    st.table([{"名稱": i.name + (f"（{i.note}）" if i.note else ""), "Item": i.name_en, unit: i.value, "Replaces 取代": replaced_names(rs, i)}
+              for i in result.items])
+    dealer_paid = any("E" in (p.payer, p.payee) for p in result.payments)
+    if result.dealer_items and dealer_paid:
+        st.markdown(f"**Dealer 莊家: +{result.dealer_total} {unit}**, added only in payments the dealer 東 makes or receives")
+        st.table([{"名稱": i.name, "Item": i.name_en, unit: i.value, "Replaces 取代": replaced_names(rs, i)} for i in result.dealer_items])
+    st.markdown("**Payments 付款**")
+    st.table([{"From 付": WIND_LABELS[p.payer], "To 收": WIND_LABELS[p.payee], unit: p.points, "Amount 金額": p.amount}
+              for p in result.payments])
     r = result.reading
-    tiles = [c for s in r.sets for c in _codes(s.tiles)] + (_codes((r.pair, r.pair)) if r.pair is not None else [])
-    strip(tiles + [f"{f}f" for f in result.hand.flowers])
-    dealer_involved = any("E" in (p.payer, p.payee) for p in result.payments)
-    dealer_items = result.dealer_items if dealer_involved else ()
-    note = f" · dealer items +{result.dealer_total} {unit} in payments that involve the dealer 東" if dealer_items else ""
-    st.markdown(f"**Total 合計: {result.total} {unit}**{note}")
-    st.table(
-        [
-            {"名稱": i.name + (f"（{i.note}）" if i.note else ""), "Item": i.name_en, unit: i.value, "Replaces 取代": ", ".join(i.replaced)}
-            for i in result.items + dealer_items
-        ]
-    )
-    st.table([{"From 付": WIND_LABELS[p.payer], "To 收": WIND_LABELS[p.payee], unit: p.points, "Amount 金額": p.amount} for p in result.payments])
-    st.caption(f"Waits 聽: {' '.join(_codes(r.waits)) or '-'} · wait shape: {r.wait or '-'}")
-    st.session_state.scored_hand = {k: obj[k] for k in ("concealed", "winning_tile", "melds", "flowers", "events") if obj.get(k)}
+    st.caption(f"Waits 聽: {' '.join(code(k) for k in r.waits) or '-'} · wait shape: {r.wait or '-'}")
 
 
-def _codes(kinds) -> list[str]:
-    return [code(k) for k in kinds]
-
-
-def ledger_page(store: Store, context: dict) -> None:
+def ledger_page(store: Store, context: dict, unit: str) -> None:
     st.caption(f"Ledger database: {store.path}")
     sessions = store.sessions()
-    labels = {sid: f"{created[:16]} · {t.get('ruleset', 'taiwan')} · {' '.join(t['players'])}" for sid, created, t in sessions}
     with st.expander("New session 新牌局", expanded=not sessions):
         cols = st.columns(4)
-        names = [cols[i].text_input(f"Chair {i + 1} ({WIND_LABELS[w]} first hand)", key=f"player_{i}") for i, w in enumerate(WINDS)]
-        if st.button("Start session", key="new_session"):
-            try:
-                table = {"players": names, "ruleset": context["ruleset"], "options": context["options"], "stakes": context["stakes"]}
-                st.session_state.ledger_session = store.create(table)
-                st.rerun()
-            except HandError as e:
-                st.error(str(e))
+        for i, w in enumerate(WINDS):
+            cols[i].text_input(f"Chair {i + 1} ({WIND_LABELS[w]} first hand)", key=f"player_{i}")
+        st.button("Start session", key="new_session", on_click=_start_session, args=(context,))
+    if st.session_state.get("ledger_error"):
+        st.error(st.session_state.pop("ledger_error"))
     if not sessions:
         return
+    labels = {sid: f"{created[:16]} · {t.get('ruleset', 'taiwan')} · {' '.join(t['players'])}" for sid, created, t in sessions}
     ids = list(labels)
-    current = st.session_state.get("ledger_session", ids[-1])
-    sid = st.selectbox("Session 牌局", ids, index=ids.index(current) if current in ids else len(ids) - 1, format_func=labels.get, key="ledger_pick")
-    raw, table = store.table(sid)
-    record_hand(store, sid, list(table.players))
+    if st.session_state.get("ledger_pick") not in ids:
+        st.session_state.ledger_pick = ids[-1]
+    sid = st.selectbox("Session 牌局", ids, format_func=labels.get, key="ledger_pick")
+    _, table = store.table(sid)
+    records = [e.record for e in store.entries(sid)]
     try:
+        record_hand(sid, list(table.players), next_seats(table, records))
         statement = store.statement(sid)
     except HandError as e:
         st.error(str(e))
         return
     st.subheader("Hands 每局")
-    st.table([
-        {"#": h.number, "type": h.type, "round 圈": h.round, "dealer 莊": f"{h.dealer} 連{h.streak}",
-         "payments": "; ".join(f"{p.payer}→{p.payee} {p.amount} ({p.kind})" for p in h.payments) or "-"}
-        for h in statement.hands
-    ] or [{"#": "-", "type": "no hands yet"}])
+    st.table(hand_rows(statement, records, unit) or [{"#": "-", "Type 類": "no hands yet"}])
     if statement.pending:
         st.subheader("Open 拉 chains 拉莊中")
         st.table([{"from": c["from"], "to": c["to"], "set aside": c["amount"], "口": c["mouths"]} for c in statement.pending])
     st.subheader("Balances 結算")
     st.table([{"player": p, "balance": v} for p, v in statement.balances.items()])
     st.markdown("**Settle with 找數:** " + ("; ".join(f"{a} pays {b} {n}" for a, b, n in statement.transfers) or "nothing to settle"))
-    st.download_button("Export CSV", statement_csv(statement), file_name=f"taiscore-{sid}.csv", mime="text/csv", key="export_csv")
+    st.download_button("Export CSV", statement_csv(statement).encode("utf-8-sig"), file_name=f"taiscore-{sid}.csv", mime="text/csv",
+                       key="export_csv")  # with a BOM: Excel then reads 阿明 as UTF-8
 
 
-def record_hand(store: Store, sid: str, players: list[str]) -> None:
-    """Add the hand scored on the first tab, a draw or a false win; undo the last."""
+def _start_session(context: dict) -> None:
+    s = st.session_state
+    table = {"players": [s.get(f"player_{i}", "") for i in range(4)], "ruleset": context["ruleset"], "options": context["options"],
+             "stakes": context["stakes"]}
+    store = Store()
+    try:
+        s.ledger_pick = store.create(table)  # the picker follows the new session
+    except HandError as e:
+        s.ledger_error = str(e)
+    finally:
+        store.close()
+
+
+def record_hand(sid: str, players: list[str], seats: dict[str, str]) -> None:
+    """Add the hand scored on the Score page (its seat, discarder and self-drawn as scored), a draw or a false win; undo the last."""
     st.subheader("Record 記錄")
+    player_at = {w: p for p, w in seats.items()}
+    scored = st.session_state.get("scored_hand")
+    use_hand = scored is not None and st.checkbox("Add the hand scored on the Score page", value=True, key="ledger_use_hand")
+    winner_at, discarder_at = (scored["hand"]["seat"], scored["hand"].get("discarder")) if use_hand else ("E", None)
+    if use_hand:
+        how = "self-drawn 自摸" if scored["hand"]["self_drawn"] else f"on {player_at[discarder_at]}'s discard ({WIND_LABELS[discarder_at]})"
+        st.info(f"Hand to add 將加入: {scored['summary']} — {player_at[winner_at]} ({WIND_LABELS[winner_at]}) wins {how}, {scored['total']} 台")
     c1, c2, c3 = st.columns(3)
-    winner = c1.selectbox("Winner 胡牌", players, key="ledger_winner")
-    discarder = c2.selectbox("Discarder 放槍", ["self-drawn 自摸"] + [p for p in players if p != winner], key=f"ledger_discarder_{winner}")
-    points = c3.number_input("Points (if no scored hand)", min_value=0, value=0, key="ledger_points")
-    hand = st.session_state.get("scored_hand")
-    use_hand = hand is not None and st.checkbox("Use the hand scored on the first tab", value=True, key="ledger_use_hand")
-    winner_entry = {"player": winner, **({"hand": hand} if use_hand and hand else {"points": int(points)})}
-    record = {"type": "win", "winners": [winner_entry], "discarder": None if discarder.startswith("self") else discarder}
+    seen = f"{sid}-{winner_at}-{discarder_at}"  # a newly scored hand sets the defaults again
+    winner = c1.selectbox("Winner 胡牌", players, index=players.index(player_at[winner_at]), key=f"ledger_winner-{seen}")
+    choices = [SELF_DRAWN] + [p for p in players if p != winner]
+    default = player_at.get(discarder_at, SELF_DRAWN)
+    discarder = c2.selectbox("Discarder 放槍", choices, index=choices.index(default) if default in choices else 0,
+                             key=f"ledger_discarder-{seen}-{winner}")
+    points = 0 if use_hand else c3.number_input("Points 台 (no scored hand)", min_value=0, value=0, key="ledger_points")
+    winner_entry = {"player": winner, **({"hand": scored["hand"]} if use_hand else {"points": int(points)})}
+    record = {"type": "win", "winners": [winner_entry], "discarder": None if discarder == SELF_DRAWN else discarder}
     b1, b2, b3, b4 = st.columns(4)
     nonce = st.session_state.setdefault("ledger_nonce", uuid.uuid4().hex)
     b1.button("Add win 加胡", key="add_win", on_click=_ledger_write, args=(sid, "add", record, nonce))
     b2.button("Draw 流局", key="add_draw", on_click=_ledger_write, args=(sid, "add", {"type": "draw"}, nonce))
     b3.button(f"False win 詐胡 ({winner})", key="false_win", on_click=_ledger_write, args=(sid, "add", {"type": "false_win", "offender": winner}, nonce))
     b4.button("Undo last 撤銷", key="undo_last", on_click=_ledger_write, args=(sid, "undo", None, nonce))
-    if st.session_state.get("ledger_error"):
-        st.error(st.session_state.pop("ledger_error"))
 
 
 def _ledger_write(sid: str, action: str, record: dict | None, nonce: str) -> None:
@@ -367,7 +350,10 @@ def _ledger_write(sid: str, action: str, record: dict | None, nonce: str) -> Non
     st.session_state.ledger_nonce = uuid.uuid4().hex
     store = Store()
     try:
-        store.add(sid, record) if action == "add" else store.undo(sid)
+        if action == "add":
+            store.add(sid, record)
+        else:
+            store.undo(sid)
     except HandError as e:
         st.session_state.ledger_error = str(e)
     finally:
@@ -375,20 +361,22 @@ def _ledger_write(sid: str, action: str, record: dict | None, nonce: str) -> Non
 
 
 def main() -> None:
+    st.set_page_config(page_title="taiscore 台數", page_icon="🀄", layout="wide")
     st.title("taiscore 台灣麻將算台")
-    context, unit = sidebar_context()
-    score_tab, ledger_tab = st.tabs(["Score 算台", "Ledger 帳本"])
-    with score_tab:
+    context, rs = sidebar_context()
+    page = st.radio("Page", PAGES, horizontal=True, label_visibility="collapsed", key="page")  # kept across reruns: a button never jumps pages
+    if page == PAGES[0]:
         photo_section()
         manual_section()
         correction_section()
-        result_section(context, unit)
-    with ledger_tab:
-        store = Store()  # SQLite under the user's data directory, or $TAISCORE_DB (a path or a PostgreSQL URL)
-        try:
-            ledger_page(store, context)
-        finally:
-            store.close()
+        result_section(context, rs)
+        return
+    store = Store()  # SQLite under the user's data directory, or $TAISCORE_DB (a path or a PostgreSQL URL)
+    try:
+        ledger_page(store, context, rs.unit)
+    finally:
+        store.close()
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from vision.detector import Tile
-from vision.layout import meld_of, read_layout
+from scoring.building import meld_of
+from vision.layout import read_layout
 
 W, H = 40.0, 56.0
 

@@ -9,11 +9,10 @@ does not fit as a doubt for the player to fix.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from statistics import median
 
-from scoring.tiles import format_flowers, format_tiles, parse_tiles
+from scoring.building import CONCEALED, FLOWERS, IGNORE, WINNING, Placed, build, meld_of
 
 from .detector import Tile
 
@@ -22,7 +21,7 @@ LOW_CONF = 0.5
 
 @dataclass(frozen=True)
 class Group:
-    role: str  # concealed, winning, meld, flowers, unread
+    role: str  # concealed, winning, meld, flowers, unread (no meld shape), other (not this hand)
     tiles: tuple[int, ...]  # indices into the detection list
     meld: str | None = None  # "pon 555p" for a meld group
 
@@ -32,33 +31,10 @@ class HandReading:
     hand: dict
     groups: tuple[Group, ...]
     doubts: tuple[str, ...] = field(default=())
+    placed: tuple[Placed, ...] = ()  # each detection, in order, in the group it was read into
 
     def to_json(self) -> dict:
         return {"hand": self.hand, "doubts": list(self.doubts)}
-
-
-def _suit_digit(code: str) -> tuple[str, int]:
-    return code[1], int(code[0])
-
-
-def meld_of(codes: list[str]) -> str | None:
-    """The meld string for a group of 3-4 tiles as laid on the table, or None."""
-    faces = [c for c in codes if c != "back"]
-    backs = len(codes) - len(faces)
-    if len(codes) == 4 and backs in (2, 4) and len(set(faces)) <= 1:
-        return f"ankong {faces[0][0] * 4}{faces[0][1]}" if faces else None
-    if backs:
-        return None
-    if len(set(codes)) == 1 and len(codes) in (3, 4):
-        kind = "pon" if len(codes) == 3 else "kong"
-        return f"{kind} {codes[0][0] * len(codes)}{codes[0][1]}"
-    if len(codes) == 3:
-        parts = sorted(_suit_digit(c) for c in codes)
-        suits = {s for s, _ in parts}
-        nums = [n for _, n in parts]
-        if len(suits) == 1 and suits != {"z"} and nums == [nums[0], nums[0] + 1, nums[0] + 2]:
-            return f"chi {''.join(map(str, nums))}{parts[0][0]}"
-    return None
 
 
 def _split_melds(codes: list[str]) -> list[int] | None:
@@ -123,10 +99,6 @@ def _groups(tiles: list[Tile], row: list[int]) -> list[list[int]]:
     return out
 
 
-def parse_flower_codes(codes: list[str]) -> tuple[int, ...]:
-    return tuple(sorted({int(c[0]) for c in codes}))
-
-
 def _concealed_likeness(tiles: list[Tile], row_group: tuple[int, list[int]]) -> tuple:
     """Standing tiles number 3n+1 or 3n+2 and are not a run of melds; then the longest,
     then the nearest the camera (the largest tiles)."""
@@ -151,7 +123,6 @@ def _near(tiles: list[Tile], hand_idx: list[int], same_row: set[int]):
 
 
 def read_layout(tiles: list[Tile]) -> HandReading:
-    doubts: list[str] = []
     rest = [i for i, t in enumerate(tiles) if not t.code.endswith("f")]
     groups: list[Group] = []
     rows = [_groups(tiles, r) for r in _rows(tiles, rest)]
@@ -172,54 +143,55 @@ def read_layout(tiles: list[Tile]) -> HandReading:
             groups.append(Group("winning", (winning,)))
         near = _near(tiles, concealed + ([winning] if winning is not None else []), {i for g in row for i in g})
     flower_idx = [i for i, t in enumerate(tiles) if t.code.endswith("f") and near(i)]
-    flowers = [tiles[i].code for i in flower_idx]
-    for code, n in Counter(flowers).items():
-        if n > 1:
-            doubts.append(f"flower {code} seen {n} times: the set has one")
     if flower_idx:
         groups.insert(0, Group("flowers", tuple(flower_idx)))
-    melds: list[str] = []
     for _, g in all_groups:
         if g == concealed or g == [winning]:
             continue
         if not any(near(i) for i in g) or len(g) > 4 and all(tiles[i].code == "back" for i in g):
             groups.append(Group("other", tuple(g)))  # other players' tiles or the wall: not this hand
             continue
-        codes = [tiles[i].code for i in g]
-        cuts = _split_melds(codes)
+        cuts = _split_melds([tiles[i].code for i in g])
         if cuts is None:
-            doubts.append(f"ambiguous group of {len(g)} tile(s) ({' '.join(codes)}): not a chi, pon or kong")
-            groups.append(Group("unread", tuple(g)))
+            groups.append(Group("unread", tuple(g)))  # laid out as a meld the player must mend
             continue
         start = 0
         for n in cuts:
             part = g[start : start + n]
-            m = meld_of([tiles[i].code for i in part])
-            melds.append(m)
-            groups.append(Group("meld", tuple(part), m))
+            groups.append(Group("meld", tuple(part), meld_of([tiles[i].code for i in part])))
             start += n
-    hand_codes = [tiles[i].code for i in concealed + ([winning] if winning is not None else [])]
-    if "back" in hand_codes:
-        doubts.append("a face-down tile among the standing tiles: turn it up or mark its kind")
-    faces = [c for c in hand_codes if c != "back"]
-    hand: dict = {
-        "concealed": format_tiles(parse_tiles(faces)),
-        "melds": melds,
-        "flowers": format_flowers(parse_flower_codes(flowers)),
-    }
-    if winning is not None:
-        hand["winning_tile"] = tiles[winning].code
-    else:
-        doubts.append("the winning tile is not set apart from the row: mark it")
-    count = len(faces) + 3 * len(melds)
-    if count != 17:
-        doubts.append(f"{count} tiles read (kongs count 3); a winning hand has 17")
-    seen = Counter(faces)
-    for m in melds:
-        kind, digits = m.split()
-        seen.update(f"{d}{digits[-1]}" for d in digits[:-1])
-    doubts += [f"{n} copies of {c} read: the set has four" for c, n in sorted(seen.items()) if n > 4]
-    low = [f"#{i} {t.code} {t.conf:.2f}" for i, t in enumerate(tiles) if t.conf < LOW_CONF]
-    if low:
-        doubts.append(f"low confidence, check these tiles: {', '.join(low)}")
-    return HandReading(hand, tuple(groups), tuple(doubts))
+    placed = _placed(tiles, groups)
+    built = build(placed)
+    order = reading_order(tiles)
+    low = [f"#{order.index(i)} {t.code} {t.conf:.2f}" for i, t in enumerate(tiles) if t.conf < LOW_CONF]
+    doubts = list(built.doubts) + ([f"low confidence, check these tiles: {', '.join(low)}"] if low else [])
+    return HandReading(built.hand, tuple(groups), tuple(doubts), placed)
+
+
+def _placed(tiles: list[Tile], groups: list[Group]) -> tuple[Placed, ...]:
+    """Each detection in the group a player would put it in: melds numbered as read,
+    a group that is no meld kept as one so its doubt stays until it is mended."""
+    group_of: dict[int, str] = {}
+    melds = 0
+    for g in groups:
+        if g.role in ("meld", "unread"):
+            melds += 1
+        name = {"concealed": CONCEALED, "winning": WINNING, "flowers": FLOWERS}.get(g.role, f"meld {melds}" if g.role in ("meld", "unread") else IGNORE)
+        group_of.update(dict.fromkeys(g.tiles, name))
+    return tuple(Placed(t.code, group_of.get(i, IGNORE)) for i, t in enumerate(tiles))
+
+
+def reading_order(tiles: list[Tile]) -> list[int]:
+    """Detection indices left to right, row by row from the top: how a player counts
+    tiles on a photo. A tile starts a new row when its centre lies more than half a tile
+    below the row's first tile."""
+    if not tiles:
+        return []
+    unit = median(max(t.width, t.height) for t in tiles)
+    rows: list[list[int]] = []
+    for i in sorted(range(len(tiles)), key=lambda i: tiles[i].cy):
+        if rows and tiles[i].cy - tiles[rows[-1][0]].cy <= 0.5 * unit:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return [i for row in rows for i in sorted(row, key=lambda i: tiles[i].cx)]

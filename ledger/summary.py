@@ -1,0 +1,38 @@
+"""What the ledger page shows of a session: who sits where for the next hand, and each
+hand in a line (who won, from whom, how many 台, what changed hands)."""
+
+from __future__ import annotations
+
+from .replay import Statement, replay
+from .session import HandRecord, Table
+
+SELF_DRAWN = "自摸 self-drawn"
+
+
+def next_seats(table: Table, records: list[HandRecord]) -> dict[str, str]:
+    """Each player's seat wind in the hand about to be recorded: the seats the replay
+    gives a hand added now (a draw changes nothing before it is played)."""
+    return replay(table, [*records, HandRecord("draw")]).hands[-1].seats
+
+
+def hand_rows(statement: Statement, records: list[HandRecord], unit: str) -> list[dict]:
+    """One row per recorded hand, in order."""
+    rows = []
+    for h, rec in zip(statement.hands, records):
+        if rec.type == "win":
+            winner, source = ", ".join(w.player for w in rec.winners), rec.discarder or SELF_DRAWN
+        elif rec.type == "false_win":
+            winner, source = f"詐胡 {rec.offender}", "-"
+        else:
+            winner, source = "-", "-"
+        rows.append({
+            "#": h.number,
+            "Type 類": h.type,
+            "Round 圈": h.round,
+            "Dealer 莊": f"{h.dealer} 連{h.streak}",
+            "Winner 胡": winner,
+            "From 放槍": source,
+            unit: ", ".join(str(v) for v in h.points.values()) or "-",
+            "Amounts 金額": "; ".join(f"{p.payer}→{p.payee} {p.amount}" for p in h.payments) or "-",
+        })
+    return rows
