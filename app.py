@@ -135,27 +135,24 @@ def correction_section() -> None:
         view = overlay.photo(st.session_state.photo, corr, selected if isinstance(selected, int) else None)
         _tappable(view, "tap_photo", _select)
     _tappable(overlay.hand(corr, selected if isinstance(selected, int) else None), "tap_hand", _select)
+    st.button("Add a missed tile 補一張", key="add_tile", on_click=_set_selected, args=(ADD,))
+    fixer(corr, selected)
     for d in corr.doubts:
         st.warning(d)
     winning_fix(corr)
-    st.button("Add a missed tile 補一張", key="add_tile", on_click=_set_selected, args=(ADD,))
-    fixer(corr, selected)
 
 
 def _tappable(view: overlay.View, key: str, on_tap) -> None:
     """A picture that reports a tap; the tap means what lies under it in this very picture."""
-    n = st.session_state.setdefault(f"{key}-n", 0)  # a fresh component after each tap: an old tap is never replayed
-    streamlit_image_coordinates(view.image, key=f"{key}-{n}", use_column_width="always", image_format="JPEG", jpeg_quality=88,
-                                on_click=partial(_tapped, view, f"{key}-{n}", key, on_tap), cursor="pointer")
+    streamlit_image_coordinates(view.image, key=key, use_column_width="always", image_format="JPEG", jpeg_quality=88,
+                                on_click=partial(_tapped, view, key, on_tap), cursor="pointer")
 
 
-def _tapped(view: overlay.View, component: str, key: str, on_tap) -> None:
-    tap = st.session_state.get(component)
-    st.session_state[f"{key}-n"] = st.session_state.get(f"{key}-n", 0) + 1
-    if tap:
-        hit = view.at(tap["x"], tap["y"], tap["width"])
-        if hit is not None:
-            on_tap(hit)
+def _tapped(view: overlay.View, key: str, on_tap) -> None:
+    tap = st.session_state.get(key)
+    hit = view.at(tap["x"], tap["y"], tap["width"]) if tap else None
+    if hit is not None:
+        on_tap(hit)
 
 
 def _add(kind: str) -> None:
@@ -198,21 +195,28 @@ def winning_fix(corr: Correction) -> None:
 def fixer(corr: Correction, selected) -> None:
     """The second tap: the tile's kind from the grid, its group, or delete; or the missed tile's kind."""
     if selected == ADD:
-        st.markdown("**Pick the missed tile 補哪張** (萬 筒 條 字 花, rows top to bottom)")
-        _tappable(overlay.picker(), "pick_add", _add)
-        st.button("Cancel 取消", key="cancel_add", on_click=_set_selected, args=(None,))
+        st.markdown("**Pick the missed tile 補哪張** (rows: 萬 筒 條 字 花)")
+        grid, rest = st.columns([3, 2])
+        with grid:
+            _tappable(overlay.picker(), "pick_add", _add)
+        rest.button("Cancel 取消", key="cancel_add", on_click=_set_selected, args=(None,))
         return
     t = corr.tile(selected) if isinstance(selected, int) else None
     if t is None:
         return
-    st.markdown(f"**Tile #{t.id}: {t.code}** · {group_label(t.group)} · confidence {t.conf:.2f} — tap its kind, its group, or delete")
-    _tappable(overlay.picker(), f"pick_{t.id}", lambda kind: _edit("set_kind", t.id, kind))
+    st.markdown(f"**Tile #{t.id}: {t.code}** · {group_label(t.group)} · confidence {t.conf:.2f} — tap its kind (rows: 萬 筒 條 字 花), its group, or delete")
+    grid, rest = st.columns([3, 2])
+    with grid:
+        _tappable(overlay.picker(), f"pick_{t.id}", partial(_set_kind, t.id))
     groups = list(GROUPS) + sorted({x.group for x in corr.tiles} - set(GROUPS))
-    st.pills("Group 組", groups, format_func=group_label, default=t.group, key=f"group_{t.id}_{t.group}",
-             on_change=_group_picked, args=(t.id, f"group_{t.id}_{t.group}"))
-    c1, c2 = st.columns(2)
-    c1.button(f"Delete #{t.id} 刪除", key="delete_tile", on_click=_edit, args=("delete", t.id))
-    c2.button("Done 完成", key="deselect", on_click=_set_selected, args=(None,))
+    key = f"group_{t.id}_{t.group}"
+    rest.pills("Group 組", groups, format_func=group_label, default=t.group, key=key, on_change=_group_picked, args=(t.id, key))
+    rest.button(f"Delete #{t.id} 刪除", key="delete_tile", on_click=_edit, args=("delete", t.id))
+    rest.button("Done 完成", key="deselect", on_click=_set_selected, args=(None,))
+
+
+def _set_kind(tile_id: int, kind: str) -> None:
+    _edit("set_kind", tile_id, kind)
 
 
 def _group_picked(tile_id: int, key: str) -> None:

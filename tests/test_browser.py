@@ -1,7 +1,15 @@
-"""End to end in a real browser: Playwright drives Debian's chromium against `streamlit run app.py`."""
+"""End to end in a real browser, as a player at the table: Playwright drives Debian's chromium
+against `streamlit run app.py`, on a desktop and on a 390x844 phone screen.
+
+Every correction is made with taps on the pictures the page shows, and counted; after
+each one the photo shown must be the photo the library draws for the corrected tiles
+(labels included), and the doubts and the payout must be the ones the corrected hand gives.
+"""
 
 from __future__ import annotations
 
+import base64
+import io
 import os
 import socket
 import subprocess
@@ -10,6 +18,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import ROOT
 from render import render_hand
@@ -18,6 +27,11 @@ CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is installed by `make test`")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENS = {"desktop": {"width": 1400, "height": 1000}, "phone": {"width": 390, "height": 844}}
+HAND = "1m 2m 3m 4m 5m 6m 7p 8p 9p 2s 3s 4s 6s 7s 8s 5p".split()
+STRAY = """[...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
+    .filter(e => !e.closest('[data-testid="stTable"]') && /^\\s*\\d+\\s*$/.test(e.innerText)).map(e => e.innerText)"""
+PICTURES = 'iframe[title="streamlit_image_coordinates.streamlit_image_coordinates"]'
 
 
 def _free_port() -> int:
@@ -47,74 +61,186 @@ def server(tmp_path_factory):
     proc.wait(timeout=10)
 
 
-@pytest.fixture
-def page(server):
+@pytest.fixture(scope="module")
+def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.set_default_timeout(60_000)
-        page.goto(server)
-        page.get_by_text("taiscore 台灣麻將算台").wait_for()
-        yield page
-        browser.close()
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield b
+        b.close()
+
+
+def _open(browser, server, screen: str):
+    page = browser.new_page(viewport=SCREENS[screen])
+    page.set_default_timeout(60_000)
+    page.goto(server)
+    page.get_by_text("taiscore 台灣麻將算台").wait_for()
+    return page
 
 
 def _settle(page) -> None:
     """Wait for the script rerun that the last interaction started."""
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(400)
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")
+    page.wait_for_timeout(200)
 
 
-def _choose(page, label: str, option: str) -> None:
-    """Open a selectbox, type to filter its options, take the first."""
+class Player:
+    """Taps as a thumb would, counting them."""
+
+    def __init__(self, page):
+        self.page = page
+        self.taps = 0
+
+    def tap_picture(self, index: int, view, value) -> None:
+        """Tap the middle of what means `value` in the index-th picture, drawn as `view`."""
+        rect = next(r for r, v in view.targets if v == value)
+        img = self.page.frame_locator(PICTURES).nth(index).locator("#image")
+        img.wait_for()
+        shown = img.evaluate("e => e.width")
+        k = shown / view.image.shape[1]
+        img.click(position={"x": (rect[0] + rect[2]) / 2 * k, "y": (rect[1] + rect[3]) / 2 * k})
+        self.taps += 1
+        _settle(self.page)
+
+    def tap_button(self, name: str) -> None:
+        self.page.get_by_role("button", name=name, exact=True).click()
+        self.taps += 1
+        _settle(self.page)
+
+
+def _shown_photo(page) -> bytes:
+    src = page.frame_locator(PICTURES).nth(0).locator("#image").get_attribute("src")
+    return base64.b64decode(src.split(",", 1)[1])
+
+
+def _jpeg(image: np.ndarray) -> bytes:
+    """A picture as the page sends it (JPEG, quality 88, by Pillow)."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.fromarray(image).save(out, format="JPEG", quality=88)
+    return out.getvalue()
+
+
+def _main_text(page) -> str:
+    return page.locator('[data-testid="stMainBlockContainer"]').inner_text()
+
+
+def _expected_total(corr) -> int | None:
+    """The payout the page must show: the scorer's total for the corrected tiles, winner 東 on 南's discard (the page's defaults)."""
+    from scoring.hand import HandError, hand_from_json
+    from scoring.scorer import score
+
+    try:
+        return score(hand_from_json({"seat": "E", "discarder": "S", **corr.hand()})).total
+    except HandError:
+        return None
+
+
+def _check(page, img, corr, selected) -> None:
+    """The page follows the corrected tiles: the photo as drawn, each doubt, the payout."""
+    from vision import overlay
+
+    expected = _jpeg(overlay.photo(img, corr, selected).image)
+    for _ in range(20):  # the picture arrives a moment after the rerun ends
+        if _shown_photo(page) == expected:
+            break
+        page.wait_for_timeout(300)
+    assert _shown_photo(page) == expected, "the photo shown is not the one drawn for the corrected tiles"
+    text = _main_text(page)
+    assert all(d in text for d in corr.doubts), (corr.doubts, text)
+    total = _expected_total(corr)
+    assert (f"Hand 牌型: {total} 台" in text) if total is not None else ("Cannot score this hand" in text)
+
+
+@pytest.mark.shared("art")
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_a_player_corrects_the_photo_in_two_taps_each(browser, server, tmp_path, screen):
+    from vision import overlay
+    from vision.correction import Correction
+    from vision.detector import DEFAULT_MODEL, Detector
+    from vision.image import load
+
+    photo = render_hand(HAND, "5p", tmp_path / "hand.png")
+    img = load(photo)
+    corr = Correction.of_photo(Detector(DEFAULT_MODEL).detect(img))
+    assert [t.code for t in corr.tiles] == HAND + ["5p"]
+    page = _open(browser, server, screen)
+    page.locator("input[type=file]").set_input_files(str(photo))
+    page.get_by_text("Check the reading").first.wait_for()
     _settle(page)
-    box = page.get_by_label(label, exact=False).first
-    box.scroll_into_view_if_needed()
-    box.click()
-    page.keyboard.type(option)
-    page.get_by_role("option").filter(has_text=option).first.click()
+    _check(page, img, corr, None)
+    player, taps = Player(page), {}
+
+    six = next(t.id for t in corr.tiles if t.code == "6m")  # a misread: 6m should be 3m
+    player.tap_picture(0, overlay.photo(img, corr), six)
+    player.tap_picture(2, overlay.picker(), "3m")
+    corr = corr.set_kind(six, "3m")
+    _check(page, img, corr, six)
+    taps["fix a misread tile"], player.taps = player.taps, 0
+
+    player.tap_picture(0, overlay.photo(img, corr, six), six)  # the same tile, deleted
+    player.tap_button(f"Delete #{six} 刪除")
+    corr = corr.delete(six)
+    assert "16 tiles read (kongs count 3); a winning hand has 17" in corr.doubts
+    _check(page, img, corr, None)
+    taps["delete a tile"], player.taps = player.taps, 0
+
+    player.tap_button("Add a missed tile 補一張")
+    player.tap_picture(2, overlay.picker(), "6m")
+    corr = corr.add("6m")
+    _check(page, img, corr, None)
+    taps["add a missed tile"], player.taps = player.taps, 0
+
+    winning = next(t.id for t in corr.tiles if t.group == "winning")
+    player.tap_picture(0, overlay.photo(img, corr), winning)  # put the winning tile back in the row ...
+    page.locator('[data-testid="stButtonGroup"]').get_by_text("手牌 concealed", exact=True).click()
+    player.taps += 1
     _settle(page)
+    corr = corr.set_group(winning, "concealed")
+    _check(page, img, corr, winning)
+    taps["change a tile's group"], player.taps = player.taps, 0
+    assert "the winning tile is not set apart from the row: mark it" in _main_text(page)
+
+    player.tap_button("5p")  # ... and mark it again: which tile won?
+    corr = corr.set_group(next(t.id for t in corr.tiles if t.code == "5p" and t.group == "concealed"), "winning")
+    _check(page, img, corr, winning)
+    taps["mark the winning tile"] = player.taps
+    assert "the winning tile is not set apart" not in _main_text(page)
+    print(f"\ntaps on the {screen}: {taps}")
+    assert taps == {"fix a misread tile": 2, "delete a tile": 2, "add a missed tile": 2, "change a tile's group": 2, "mark the winning tile": 1}
+    page.close()
 
 
-def test_typed_hand_then_one_fixed_tile_changes_the_payout(page):
-    _choose(page, "Winner's seat", "南 S")
-    _choose(page, "Discarder", "西 W")
+def test_the_ledger_page_stays_put_through_win_draw_and_undo(browser, server):
+    page = _open(browser, server, "phone")
+    page.get_by_text("Type the hand instead").first.wait_for()
     page.get_by_label("Concealed tiles, winning tile included").fill("123m456m789p234s678s55p")
     page.get_by_label("Winning tile 胡牌", exact=True).fill("4m")
     page.get_by_label("Winning tile 胡牌", exact=True).press("Enter")
     _settle(page)
     page.get_by_role("button", name="Use these tiles").click()
-    page.get_by_text("Total 合計: 3 台").first.wait_for()
-    _choose(page, "Tile to fix", "6m (concealed")
-    _choose(page, "Is really", "3m")
-    page.get_by_role("button", name="Apply", exact=True).click()
-    page.get_by_text("Total 合計: 2 台").first.wait_for()  # 345m on a closed wait: 獨聽 replaces 平胡
-    assert page.get_by_text("獨聽").count() >= 1
-
-
-def _payout_text(page) -> str:
-    """The payout section once the rerun is over: a redraw keeps stale copies of elements until it ends."""
-    from playwright.sync_api import expect
-
+    page.get_by_text("Hand 牌型: 3 台").first.wait_for()  # 東 wins on 南's discard: 門清 + 平胡, dealer items apart
+    page.get_by_text("Ledger 帳本").click()
     _settle(page)
-    expect(page.get_by_text("3 · Payout")).to_have_count(1)
-    return page.locator('[data-testid="stMainBlockContainer"]').inner_text().split("3 · Payout", 1)[1]
-
-
-@pytest.mark.shared("art")
-def test_uploaded_photo_is_read_boxed_and_one_fixed_tile_changes_the_payout(page, tmp_path):
-    photo = render_hand("1m 2m 3m 4m 5m 6m 7p 8p 9p 2s 3s 4s 6s 7s 8s 5p".split(), "5p", tmp_path / "hand.png")
-    page.locator("input[type=file]").set_input_files(str(photo))
-    page.get_by_text("Check the reading").first.wait_for()
-    page.get_by_text("Boxes coloured by group").first.wait_for()
-    before = _payout_text(page)
-    _choose(page, "Tile to fix", "(concealed")
-    _choose(page, "In group", "winning")  # mark the winning tile: whatever was read, the payout changes
-    page.get_by_role("button", name="Apply", exact=True).click()
-    for _ in range(40):  # the page redraws after the click
-        after = _payout_text(page)
-        if after != before:
-            break
-    assert after != before
+    for i, name in enumerate(["阿明", "Ben", "Cat", "Dan"]):
+        page.get_by_label(f"Chair {i + 1}").fill(name)
+        page.get_by_label(f"Chair {i + 1}").press("Enter")
+    _settle(page)
+    page.get_by_role("button", name="Start session").click()
+    _settle(page)
+    page.get_by_text("Hand to add 將加入").wait_for()
+    for button, hands in [("Add win 加胡", 1), ("Draw 流局", 2), ("Undo last 撤銷", 1)]:
+        page.get_by_role("button", name=button).click()
+        _settle(page)
+        assert page.get_by_role("radio", name="Ledger 帳本").is_checked()
+        rows = page.locator('[data-testid="stTable"]').first.locator("tbody tr")
+        assert rows.count() == hands
+        text = _main_text(page)
+        assert text.startswith("taiscore 台灣麻將算台")  # nothing printed above the title
+        assert page.evaluate(STRAY) == []  # no event id printed anywhere
+        assert "Score 算台" in text and "Check the reading" not in text
+    assert "阿明" in rows.first.inner_text() and "Ben" in rows.first.inner_text()
+    page.close()
