@@ -24,7 +24,7 @@ from .correction import Correction, Seen
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets" / "tiles"
 WIDTH = 960  # px of every picture; the page scales it to the column
-TEXT_SHARE = 1 / 36  # label height over picture width: 10 px on a 360 px phone column
+TEXT_SHARE = 1 / 28  # label height over picture width: 12 px on a 340 px phone column
 COLOURS = {  # RGB, one per group, so the photo shows how it was read
     CONCEALED: (40, 160, 60), WINNING: (220, 0, 0), FLOWERS: (190, 0, 190), IGNORE: (120, 120, 120),
 }
@@ -166,7 +166,8 @@ def _sheet(rows: list[tuple[str, list[tuple[Hashable, str, str]]]], columns: int
     for r, (title, row) in enumerate(rows):
         y = r * (h + caption)
         if title:
-            cv2.putText(out, title, (4, y + h // 2 + caption // 2), FONT, font_scale, colour(title), 2, cv2.LINE_AA)
+            fit = (indent * cell - 8) / cv2.getTextSize(title, FONT, 1.0, 2)[0][0]
+            cv2.putText(out, title, (4, y + h // 2), FONT, min(1.6 * font_scale, fit), colour(title), 2, cv2.LINE_AA)
         for c, (value, kind, text) in enumerate(row):
             x = (c + indent) * cell
             out[y : y + h, x + 2 : x + cell - 2] = cv2.resize(picture(kind), (cell - 4, h), interpolation=cv2.INTER_AREA)
