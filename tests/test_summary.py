@@ -1,0 +1,33 @@
+"""What the app shows: the ledger's next seats and hand lines, names instead of ids."""
+
+from __future__ import annotations
+
+from ledger.replay import replay
+from ledger.session import HandRecord, Winner, table_from_json
+from ledger.summary import hand_rows, next_seats
+from scoring import ruleset
+from scoring.display import hand_summary, item_name, option_label
+
+TABLE = table_from_json({"players": ["Amy", "Ben", "Cat", "Dan"]})
+
+
+def test_the_next_hand_seats_follow_the_dealer():
+    assert next_seats(TABLE, []) == {"Amy": "E", "Ben": "S", "Cat": "W", "Dan": "N"}
+    ben_wins = HandRecord("win", (Winner("Ben", points=3),), discarder="Cat")
+    assert next_seats(TABLE, [ben_wins]) == {"Amy": "N", "Ben": "E", "Cat": "S", "Dan": "W"}  # the deal passes to Ben
+
+
+def test_each_hand_says_who_won_from_whom_and_for_how_much():
+    records = [HandRecord("win", (Winner("Ben", points=3),), discarder="Cat"), HandRecord("draw"), HandRecord("win", (Winner("Dan", points=2),))]
+    rows = hand_rows(replay(TABLE, records), records, "台")
+    assert [r["#"] for r in rows] == [1, 2, 3]
+    assert (rows[0]["Winner 胡"], rows[0]["From 放槍"], rows[0]["台"], rows[0]["Amounts 金額"]) == ("Ben", "Cat", "3", "Cat→Ben 160")
+    assert (rows[1]["Winner 胡"], rows[1]["台"], rows[1]["Amounts 金額"]) == ("-", "-", "-")
+    assert rows[2]["From 放槍"] == "自摸 self-drawn" and rows[2]["Amounts 金額"].count("→Dan") == 3
+
+
+def test_ids_are_shown_by_name():
+    rs = ruleset.load("taiwan")
+    assert item_name(rs, "concealed_hand") == "門清 Concealed hand"
+    assert option_label(rs.options["pinghu_strict"]) == "嚴格平胡 Strict all-chows hand"
+    assert hand_summary({"concealed": "123m", "winning_tile": "3m", "melds": ["pon 555p"], "flowers": "2f"}) == "123m · 胡 3m · pon 555p · 花 2f"
