@@ -53,7 +53,8 @@ def sidebar_context() -> tuple[dict, rulesets.Ruleset]:
         if isinstance(opt.default, bool):
             options[opt.name] = sb.checkbox(label, value=opt.default, help=opt.doc, key=key)
         elif isinstance(opt.default, int):
-            options[opt.name] = int(sb.number_input(label, value=opt.default, step=1, help=opt.doc, key=key))
+            low, high = getattr(opt, "min", None), getattr(opt, "max", None)
+            options[opt.name] = int(sb.number_input(label, min_value=low, max_value=high, value=opt.default, step=1, help=opt.doc, key=key))
         else:
             choices = list(getattr(opt, "choices", ()) or [opt.default])
             options[opt.name] = sb.selectbox(label, choices, index=choices.index(opt.default), help=opt.doc, key=key)
@@ -288,7 +289,12 @@ def ledger_page(store: Store, context: dict, unit: str) -> None:
     _, table = store.table(sid)
     records = [e.record for e in store.entries(sid)]
     try:
-        record_hand(sid, list(table.players), next_seats(table, records))
+        seats = next_seats(table, records)
+    except HandError as e:
+        st.error(f"No hand can be added: {e}")
+    else:
+        record_hand(sid, list(table.players), seats)
+    try:
         statement = store.statement(sid)
     except HandError as e:
         st.error(str(e))
