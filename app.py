@@ -135,7 +135,9 @@ def correction_section() -> None:
     if "photo" in st.session_state:
         view = overlay.photo(st.session_state.photo, corr, selected if isinstance(selected, int) else None)
         _tappable(view, "tap_photo", _select)
-    _tappable(overlay.hand(corr, selected if isinstance(selected, int) else None), "tap_hand", _select)
+    strip, _ = st.columns([3, 2])  # full width on a phone, where the columns stack
+    with strip:
+        _tappable(overlay.hand(corr, selected if isinstance(selected, int) else None), "tap_hand", _select)
     st.button("Add a missed tile 補一張", key="add_tile", on_click=_set_selected, args=(ADD,))
     fixer(corr, selected)
     for d in corr.doubts:
@@ -211,7 +213,8 @@ def fixer(corr: Correction, selected) -> None:
         _tappable(overlay.picker(), f"pick_{t.id}", partial(_set_kind, t.id))
     groups = list(GROUPS) + sorted({x.group for x in corr.tiles} - set(GROUPS))
     key = f"group_{t.id}_{t.group}"
-    rest.pills("Group 組", groups, format_func=group_label, default=t.group, key=key, on_change=_group_picked, args=(t.id, key))
+    rest.pills("Group 組", groups, format_func=group_label, default=t.group, required=True, wrap=True, key=key,
+               on_change=_group_picked, args=(t.id, key))
     rest.button(f"Delete #{t.id} 刪除", key="delete_tile", on_click=_edit, args=("delete", t.id))
     rest.button("Done 完成", key="deselect", on_click=_set_selected, args=(None,))
 
