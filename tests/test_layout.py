@@ -6,7 +6,7 @@ import pytest
 
 from vision.detector import Tile
 from scoring.building import meld_of
-from vision.layout import read_layout
+from vision.layout import read_layout, reading_order
 
 W, H = 40.0, 56.0
 
@@ -81,3 +81,15 @@ def test_layout_reader_recovers_hands_from_generated_scenes():
         total += 1
         exact += same_hand(read_layout(tiles).hand, photo.hand)
     assert total >= 25 and exact / total >= 0.9
+
+
+def test_tiles_are_counted_left_to_right_row_by_row_and_an_odd_group_stays_to_mend():
+    tiles = row("1m 2m 3m 4m 5m 6m 7p 8p 9p 2s 3s 5z 5z 4s".split(), 10, 300, gap_after={12: 30})
+    tiles += row(">1z 5p".split(), 10, 200)  # no meld shape: kept as meld 1 with its doubt
+    shuffled = tiles[::-1]
+    order = reading_order(shuffled)
+    assert [shuffled[i].code for i in order[:2]] == ["1z", "5p"] and [shuffled[i].code for i in order[2:5]] == ["1m", "2m", "3m"]
+    r = read_layout(shuffled)
+    assert [p.group for p in r.placed if p.code in ("1z", "5p")] == ["meld 1", "meld 1"]
+    assert r.doubts[0] == "meld 1 (1z 5p) is not a chi, pon, kong or concealed kong"
+    assert r.hand["melds"] == [] and r.hand["winning_tile"] == "4s"

@@ -161,8 +161,8 @@ def read_layout(tiles: list[Tile]) -> HandReading:
             groups.append(Group("meld", tuple(part), meld_of([tiles[i].code for i in part])))
             start += n
     placed = _placed(tiles, groups)
-    built = build(placed)
     order = reading_order(tiles)
+    built = build(placed[i] for i in order)  # doubts name tiles as a player counts them
     low = [f"#{order.index(i)} {t.code} {t.conf:.2f}" for i, t in enumerate(tiles) if t.conf < LOW_CONF]
     doubts = list(built.doubts) + ([f"low confidence, check these tiles: {', '.join(low)}"] if low else [])
     return HandReading(built.hand, tuple(groups), tuple(doubts), placed)
