@@ -130,6 +130,10 @@ def photo(img: np.ndarray, correction: Correction, selected: int | None = None) 
     out = cv2.copyMakeBorder(np.ascontiguousarray(out), int(top) + 1, int(bottom) + 1, 0, 0, cv2.BORDER_CONSTANT, value=(245, 245, 245))
     dy = int(top) + 1
     line = max(2, WIDTH // 400)
+    for t, b, s in zip(boxed, boxes, spots):  # a leader from each label to its tile, under every label
+        cx = round((b[0] + b[2]) / 2)
+        above = s[3] <= b[1]
+        cv2.line(out, (cx, round(s[3] if above else s[1]) + dy), (cx, round(b[1] if above else b[3]) + dy), colour(t.group), max(1, line // 2))
     targets = []
     for t, b, s in zip(boxed, boxes, spots):
         r = (round(b[0]), round(b[1]) + dy, round(b[2]), round(b[3]) + dy)
