@@ -43,6 +43,7 @@ def _total(at: AppTest) -> str:
 def test_importing_the_app_draws_nothing():
     app = importlib.import_module("app")
     assert callable(app.main)
+    assert {"heic", "heif"} <= set(app.PHOTO_TYPES)  # the iPhone's default photos are offered to vision.image
 
 
 def test_the_uploader_states_the_size_limit_the_app_enforces():
