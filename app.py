@@ -50,13 +50,12 @@ def sidebar_context() -> tuple[dict, rulesets.Ruleset]:
     options = {}
     for opt in rs.options.values():
         key, label = f"opt-{ruleset_id}-{opt.name}", option_label(opt)
-        if isinstance(opt.default, bool):
+        if opt.type == "bool":
             options[opt.name] = sb.checkbox(label, value=opt.default, help=opt.doc, key=key)
-        elif isinstance(opt.default, int):
-            low, high = getattr(opt, "min", None), getattr(opt, "max", None)
-            options[opt.name] = int(sb.number_input(label, min_value=low, max_value=high, value=opt.default, step=1, help=opt.doc, key=key))
+        elif opt.type == "int":
+            options[opt.name] = int(sb.number_input(label, min_value=opt.min, max_value=opt.max, value=opt.default, step=1, help=opt.doc, key=key))
         else:
-            choices = list(getattr(opt, "choices", ()) or [opt.default])
+            choices = list(opt.choices)
             options[opt.name] = sb.selectbox(label, choices, index=choices.index(opt.default), help=opt.doc, key=key)
     rnd = sb.selectbox("Prevailing wind 圈風", list(WINDS), format_func=WIND_LABELS.__getitem__, key="round")
     streak = sb.number_input("Dealer streak 連莊 n", min_value=0, max_value=30, value=0, key="streak")

@@ -9,18 +9,6 @@ from __future__ import annotations
 from .ruleset import Option, Ruleset
 from .scorer import Item
 
-# Until every rule set's options carry their own labels: the names the options go by at the table.
-OPTION_NAMES = {
-    "migi": ("咪幾", "MIGI (ready with 8 or fewer wall tiles left)"),
-    "seven_rob_one": ("七搶一", "Seven flowers rob the eighth"),
-    "heavenly_value": ("天胡台數", "Heavenly hand value"),
-    "flower_kong_stacks": ("花槓另計", "Flower kong adds to its flower"),
-    "pinghu_strict": ("嚴格平胡", "Strict all-chows hand"),
-    "rounds": ("圈數", "Wind rounds in a game"),
-    "kong_keeps_concealed": ("明槓算門清", "Any kong keeps the hand concealed"),
-    "false_win": ("詐胡罰則", "False win penalty"),
-}
-
 
 def item_name(rs: Ruleset, item_id: str) -> str:
     """`四暗刻 Four concealed pungs` for an item id of the rule set."""
@@ -33,11 +21,8 @@ def replaced_names(rs: Ruleset, item: Item) -> str:
 
 
 def option_label(opt: Option) -> str:
-    """`咪幾 MIGI ...`: the option's own labels where the rule set gives them."""
-    zh, en = getattr(opt, "label", None), getattr(opt, "label_en", None)
-    if not (zh and en):
-        zh, en = OPTION_NAMES.get(opt.name, (opt.name, opt.name.replace("_", " ")))
-    return f"{zh} {en}"
+    """`平胡從嚴 Strict all-chows`: the option's Chinese and English labels."""
+    return f"{opt.label} {opt.label_en}"
 
 
 def hand_summary(hand: dict) -> str:

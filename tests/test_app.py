@@ -74,9 +74,12 @@ def test_dealer_items_stand_apart_so_the_numbers_add_up():
 def test_house_options_read_in_chinese_and_english():
     at = _app()
     labels = [c.label for c in at.sidebar.checkbox]
-    assert "咪幾 MIGI (ready with 8 or fewer wall tiles left)" in labels
+    assert "平胡從嚴 Strict all-chows" in labels
     assert all(not label.replace("_", "").isascii() for label in labels)
     assert all(c.help for c in at.sidebar.checkbox)
+    at.selectbox(key="ruleset").set_value("hk-taiwan").run()
+    assert not at.exception
+    assert at.selectbox(key="opt-hk-taiwan-false_win").options == ["20 bases", "30 fan"]
 
 
 def test_invalid_hand_says_exactly_why():

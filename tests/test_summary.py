@@ -29,5 +29,5 @@ def test_each_hand_says_who_won_from_whom_and_for_how_much():
 def test_ids_are_shown_by_name():
     rs = ruleset.load("taiwan")
     assert item_name(rs, "concealed_hand") == "門清 Concealed hand"
-    assert option_label(rs.options["pinghu_strict"]) == "嚴格平胡 Strict all-chows hand"
+    assert option_label(rs.options["pinghu_strict"]) == "平胡從嚴 Strict all-chows"
     assert hand_summary({"concealed": "123m", "winning_tile": "3m", "melds": ["pon 555p"], "flowers": "2f"}) == "123m · 胡 3m · pon 555p · 花 2f"
