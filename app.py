@@ -26,7 +26,7 @@ from scoring.tiles import WINDS, code
 from vision import overlay
 from vision.correction import Correction
 from vision.detector import DEFAULT_MODEL, Detector
-from vision.image import MAX_BYTES, ImageError, load
+from vision.image import LIMITS, ImageError, load
 
 WIND_LABELS = {"E": "東 E", "S": "南 S", "W": "西 W", "N": "北 N"}
 PAGES = ("Score 算台", "Ledger 帳本")
@@ -73,8 +73,7 @@ def photo_section() -> None:
     source = st.radio("Photo from", ["Upload", "Camera"], horizontal=True, label_visibility="collapsed", key="source")
     generation = st.session_state.setdefault("upload_generation", 0)  # a typed hand empties the uploader
     if source == "Upload":
-        label = f"Photo of the winning hand (JPEG, PNG, WebP, HEIC; at most {MAX_BYTES // 2**20} MB)"
-        upload = st.file_uploader(label, type=PHOTO_TYPES, key=f"upload-{generation}")
+        upload = st.file_uploader(f"Photo of the winning hand (JPEG, PNG, WebP, HEIC; {LIMITS})", type=PHOTO_TYPES, key=f"upload-{generation}")
     else:
         upload = st.camera_input("Take a photo", key=f"camera-{generation}")
     if upload is None:
