@@ -16,7 +16,7 @@ from streamlit_image_coordinates import streamlit_image_coordinates
 
 from ledger.report import statement_csv
 from ledger.store import Store
-from ledger.summary import SELF_DRAWN, hand_rows, next_seats
+from ledger.summary import NONE, SELF_DRAWN, hand_rows, next_seats
 from scoring import ruleset as rulesets
 from scoring.building import GROUPS, WINNING, from_notation, group_label
 from scoring.display import hand_summary, option_label, replaced_names
@@ -302,7 +302,7 @@ def ledger_page(store: Store, context: dict, unit: str) -> None:
         st.error(str(e))
         return
     st.subheader("Hands 每局")
-    st.table(hand_rows(statement, records, unit) or [{"#": "-", "Type 類": "no hands yet"}])
+    st.table(hand_rows(statement, records, unit) or [{"Hand 局": NONE, "Type 類": "no hands yet"}])
     if statement.pending:
         st.subheader("Open 拉 chains 拉莊中")
         st.table([{"from": c["from"], "to": c["to"], "set aside": c["amount"], "口": c["mouths"]} for c in statement.pending])
@@ -337,7 +337,7 @@ def record_hand(sid: str, players: list[str], seats: dict[str, str]) -> None:
         how = "self-drawn 自摸" if scored["hand"]["self_drawn"] else f"on {player_at[discarder_at]}'s discard ({WIND_LABELS[discarder_at]})"
         st.info(f"Hand to add 將加入: {scored['summary']} — {player_at[winner_at]} ({WIND_LABELS[winner_at]}) wins {how}, {scored['total']} 台")
     c1, c2, c3 = st.columns(3)
-    seen = f"{sid}-{winner_at}-{discarder_at}"  # a newly scored hand sets the defaults again
+    seen = f"{sid}-{player_at[winner_at]}-{player_at.get(discarder_at)}"  # a newly scored hand, or the deal passing on, sets the defaults again
     winner = c1.selectbox("Winner 胡牌", players, index=players.index(player_at[winner_at]), key=f"ledger_winner-{seen}")
     choices = [SELF_DRAWN] + [p for p in players if p != winner]
     default = player_at.get(discarder_at, SELF_DRAWN)

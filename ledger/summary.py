@@ -7,6 +7,7 @@ from .replay import Statement, replay
 from .session import HandRecord, Table
 
 SELF_DRAWN = "自摸 self-drawn"
+NONE = "—"  # an empty cell; a bare "-" (or a "#" header) would be read as Markdown by st.table and shown as a bullet (or nothing)
 
 
 def next_seats(table: Table, records: list[HandRecord]) -> dict[str, str]:
@@ -22,17 +23,17 @@ def hand_rows(statement: Statement, records: list[HandRecord], unit: str) -> lis
         if rec.type == "win":
             winner, source = ", ".join(w.player for w in rec.winners), rec.discarder or SELF_DRAWN
         elif rec.type == "false_win":
-            winner, source = f"詐胡 {rec.offender}", "-"
+            winner, source = f"詐胡 {rec.offender}", NONE
         else:
-            winner, source = "-", "-"
+            winner, source = NONE, NONE
         rows.append({
-            "#": h.number,
+            "Hand 局": h.number,
             "Type 類": h.type,
             "Round 圈": h.round,
             "Dealer 莊": f"{h.dealer} 連{h.streak}",
             "Winner 胡": winner,
             "From 放槍": source,
-            unit: ", ".join(str(v) for v in h.points.values()) or "-",
-            "Amounts 金額": "; ".join(f"{p.payer}→{p.payee} {p.amount}" for p in h.payments) or "-",
+            unit: ", ".join(str(v) for v in h.points.values()) or NONE,
+            "Amounts 金額": "; ".join(f"{p.payer}→{p.payee} {p.amount}" for p in h.payments) or NONE,
         })
     return rows

@@ -158,7 +158,7 @@ def test_ledger_records_the_scored_hand_with_its_seats_and_stays_on_the_page():
     assert not at.exception and not at.error and not _stray(at)
     assert at.radio(key="page").value == "Ledger 帳本"
     hands = at.table[0].value.to_dict("records")
-    assert hands[0]["#"] == 1 and hands[0]["Winner 胡"] == "Ben" and hands[0]["From 放槍"] == "Cat" and hands[0]["台"] == "3"
+    assert hands[0]["Hand 局"] == 1 and hands[0]["Winner 胡"] == "Ben" and hands[0]["From 放槍"] == "Cat" and hands[0]["台"] == "3"
     assert hands[0]["Amounts 金額"] == "Cat→Ben 160"
     balances = {r["player"]: r["balance"] for r in at.table[-1].value.to_dict("records")}
     assert balances == {"Amy": 0, "Ben": 160, "Cat": -160, "Dan": 0}
@@ -167,6 +167,15 @@ def test_ledger_records_the_scored_hand_with_its_seats_and_stays_on_the_page():
     assert not at.exception and not _stray(at)
     assert at.radio(key="page").value == "Ledger 帳本"
     assert len(at.table[0].value) == 1
+
+
+def test_the_winner_offered_is_the_one_the_hand_to_add_names_after_the_deal_passes():
+    at = _ledger(_type_hand(_app(), "123m456m789p234s678s55p", "4m"))  # Ben (S) wins on Cat's discard (W): Amy loses the deal
+    at.button(key="add_win").click().run()
+    assert any("Cat (南 S) wins on Dan's discard (西 W)" in i.value for i in at.info)  # Ben deals now: Cat sits S, Dan W
+    winner = next(s for s in at.selectbox if s.label == "Winner 胡牌")
+    discarder = next(s for s in at.selectbox if s.label == "Discarder 放槍")
+    assert (winner.value, discarder.value) == ("Cat", "Dan")
 
 
 def test_a_new_session_is_the_one_shown():
