@@ -250,9 +250,10 @@ def result_section(context: dict, rs: rulesets.Ruleset) -> None:
             st.session_state.pop("scored_hand", None)
             st.error(f"Cannot score this hand: {e}")
             return
+        hand = {k: v for k, v in {**tiles, "events": context["events"]}.items() if v}
+        # kept before the tables are drawn: a tap on Ledger as the payout appears stops this run
+        st.session_state.scored_hand = {"hand": {**hand, **seating}, "total": result.total, "summary": hand_summary(tiles)}
         payout_tables(result, rs)
-    hand = {k: v for k, v in {**tiles, "events": context["events"]}.items() if v}
-    st.session_state.scored_hand = {"hand": {**hand, **seating}, "total": result.total, "summary": hand_summary(tiles)}
 
 
 def payout_tables(result: Score, rs: rulesets.Ruleset) -> None:
