@@ -17,7 +17,8 @@ def next_seats(table: Table, records: list[HandRecord]) -> dict[str, str]:
 
 
 def hand_rows(statement: Statement, records: list[HandRecord], unit: str) -> list[dict]:
-    """One row per recorded hand, in order."""
+    """One row per recorded hand, in order. The 台 are the hand's own, as the score page's
+    "Hand 牌型" total: dealer items (莊家, 連莊) are added only in the amounts they touch."""
     rows = []
     for h, rec in zip(statement.hands, records):
         if rec.type == "win":
@@ -33,7 +34,7 @@ def hand_rows(statement: Statement, records: list[HandRecord], unit: str) -> lis
             "Dealer 莊": f"{h.dealer} 連{h.streak}",
             "Winner 胡": winner,
             "From 放槍": source,
-            unit: ", ".join(str(v) for v in h.points.values()) or NONE,
+            f"Hand 牌型 {unit}": ", ".join(str(v) for v in h.points.values()) or NONE,  # dealer items are in the amounts only
             "Amounts 金額": "; ".join(f"{p.payer}→{p.payee} {p.amount}" for p in h.payments) or NONE,
         })
     return rows

@@ -158,7 +158,7 @@ def test_ledger_records_the_scored_hand_with_its_seats_and_stays_on_the_page():
     assert not at.exception and not at.error and not _stray(at)
     assert at.radio(key="page").value == "Ledger 帳本"
     hands = at.table[0].value.to_dict("records")
-    assert hands[0]["Hand 局"] == 1 and hands[0]["Winner 胡"] == "Ben" and hands[0]["From 放槍"] == "Cat" and hands[0]["台"] == "3"
+    assert hands[0]["Hand 局"] == 1 and hands[0]["Winner 胡"] == "Ben" and hands[0]["From 放槍"] == "Cat" and hands[0]["Hand 牌型 台"] == "3"
     assert hands[0]["Amounts 金額"] == "Cat→Ben 160"
     balances = {r["player"]: r["balance"] for r in at.table[-1].value.to_dict("records")}
     assert balances == {"Amy": 0, "Ben": 160, "Cat": -160, "Dan": 0}

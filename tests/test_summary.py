@@ -23,8 +23,8 @@ def test_each_hand_says_who_won_from_whom_and_for_how_much():
     records = [HandRecord("win", (Winner("Ben", points=3),), discarder="Cat"), HandRecord("draw"), HandRecord("win", (Winner("Dan", points=2),))]
     rows = hand_rows(replay(TABLE, records), records, "台")
     assert [r["Hand 局"] for r in rows] == [1, 2, 3]
-    assert (rows[0]["Winner 胡"], rows[0]["From 放槍"], rows[0]["台"], rows[0]["Amounts 金額"]) == ("Ben", "Cat", "3", "Cat→Ben 160")
-    assert (rows[1]["Winner 胡"], rows[1]["台"], rows[1]["Amounts 金額"]) == ("—", "—", "—")
+    assert (rows[0]["Winner 胡"], rows[0]["From 放槍"], rows[0]["Hand 牌型 台"], rows[0]["Amounts 金額"]) == ("Ben", "Cat", "3", "Cat→Ben 160")
+    assert (rows[1]["Winner 胡"], rows[1]["Hand 牌型 台"], rows[1]["Amounts 金額"]) == ("—", "—", "—")
     assert rows[2]["From 放槍"] == "自摸 self-drawn" and rows[2]["Amounts 金額"].count("→Dan") == 3
 
 
