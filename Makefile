@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8501
 APT_PACKAGES := chromium postgresql librsvg2-bin kdegames-mahjongg-data-kf5 fonts-noto-cjk
 
-.PHONY: run test bench train train-faces train-flowers export eval dataset clean
+.PHONY: run test bench train train-faces train-flowers export eval eval-generalisation dataset clean
 
 $(VENV)/.runtime: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,7 +54,6 @@ eval: $(VENV)/.runtime
 	$(VENV)/bin/taiscore eval $(ARGS)
 
 # the shipped networks on unseen art and unseen scenes (rendered), beside the validation photos
-.PHONY: eval-generalisation
 eval-generalisation: $(VENV)/.test
 	$(PY) -m vision.generalisation $(ARGS)
 
