@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from scoring.building import CONCEALED, FLOWERS, WINNING, Built, Placed, build, hand_of, is_flower
 
 from .detector import Tile
-from .layout import LOW_CONF, read_layout, reading_order
+from .layout import LOW_CONF, low_confidence, read_layout
 
 Box = tuple[float, float, float, float]
 
@@ -43,9 +43,9 @@ class Correction:
     @staticmethod
     def of_photo(found: list[Tile]) -> Correction:
         """The layout reader's grouping, numbered left to right, row by row."""
-        placed = read_layout(found).placed
-        order = reading_order(found)
-        tiles = tuple(Seen(n, placed[i].code, placed[i].group, found[i].conf, found[i].box) for n, i in enumerate(order))
+        reading = read_layout(found)
+        placed = reading.placed
+        tiles = tuple(Seen(n, placed[i].code, placed[i].group, found[i].conf, found[i].box) for n, i in enumerate(reading.order))
         return Correction(tiles, len(tiles))
 
     @staticmethod
@@ -100,8 +100,7 @@ class Correction:
 
     @property
     def doubts(self) -> tuple[str, ...]:
-        low = [f"#{t.id} {t.code} {t.conf:.2f}" for t in self.tiles if t.doubtful]
-        return self.built.doubts + ((f"low confidence, check these tiles: {', '.join(low)}",) if low else ())
+        return self.built.doubts + low_confidence((t.id, t.code, t.conf) for t in self.tiles)
 
     def hand(self) -> dict:
         """The hand object's tile keys; HandError names the first thing to fix."""

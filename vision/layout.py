@@ -9,6 +9,7 @@ does not fit as a doubt for the player to fix.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from statistics import median
 
@@ -32,6 +33,7 @@ class HandReading:
     groups: tuple[Group, ...]
     doubts: tuple[str, ...] = field(default=())
     placed: tuple[Placed, ...] = ()  # each detection, in order, in the group it was read into
+    order: tuple[int, ...] = ()  # detection indices as a player counts them (reading_order)
 
     def to_json(self) -> dict:
         return {"hand": self.hand, "doubts": list(self.doubts)}
@@ -163,9 +165,15 @@ def read_layout(tiles: list[Tile]) -> HandReading:
     placed = _placed(tiles, groups)
     order = reading_order(tiles)
     built = build(placed[i] for i in order)  # doubts name tiles as a player counts them
-    low = [f"#{order.index(i)} {t.code} {t.conf:.2f}" for i, t in enumerate(tiles) if t.conf < LOW_CONF]
-    doubts = list(built.doubts) + ([f"low confidence, check these tiles: {', '.join(low)}"] if low else [])
-    return HandReading(built.hand, tuple(groups), tuple(doubts), placed)
+    number = {i: n for n, i in enumerate(order)}
+    doubts = built.doubts + low_confidence((number[i], t.code, t.conf) for i, t in enumerate(tiles))
+    return HandReading(built.hand, tuple(groups), doubts, placed, tuple(order))
+
+
+def low_confidence(tiles: Iterable[tuple[int, str, float]]) -> tuple[str, ...]:
+    """The doubt naming each (number, code, conf) read below LOW_CONF; none when all read well."""
+    low = [f"#{n} {c} {conf:.2f}" for n, c, conf in tiles if conf < LOW_CONF]
+    return (f"low confidence, check these tiles: {', '.join(low)}",) if low else ()
 
 
 def _placed(tiles: list[Tile], groups: list[Group]) -> tuple[Placed, ...]:
