@@ -180,17 +180,12 @@ def _edit(method: str, *args) -> None:
 
 def winning_fix(corr: Correction) -> None:
     """One tap when the winning tile was not set apart: say which standing tile won."""
-    if any(t.group == WINNING for t in corr.tiles):
-        return
-    first = {}
-    for t in corr.tiles:
-        if t.group == "concealed":
-            first.setdefault(t.code, t.id)
-    if not first:
+    choices = corr.winning_choices()
+    if not choices:
         return
     st.caption("Which tile won? 胡哪張")
-    cols = st.columns(min(len(first), 9))
-    for n, (c, tile_id) in enumerate(sorted(first.items())):
+    cols = st.columns(min(len(choices), 9))
+    for n, (c, tile_id) in enumerate(choices.items()):
         cols[n % len(cols)].button(c, key=f"won_{c}", on_click=_edit, args=("set_group", tile_id, WINNING))
 
 

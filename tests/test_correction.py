@@ -96,3 +96,11 @@ def test_the_picker_gives_every_kind_by_suit():
     assert view.at(cell * 7.5, rows[3] + 5, w) == "back"
     assert view.at(cell * 0.5, rows[4] + 5, w) == "1f"
     assert len(view.targets) == 9 * 3 + 8 + 8
+
+
+def test_the_winning_tile_is_offered_once_per_standing_kind_until_one_is_marked():
+    c = Correction.of_placed(from_notation("123m456m789p234s678s55p", melds="pon 999s"))
+    choices = c.winning_choices()
+    assert list(choices) == ["1m", "2m", "2s", "3m", "3s", "4m", "4s", "5m", "5p", "6m", "6s", "7p", "7s", "8p", "8s", "9p"]
+    assert "9s" not in choices and choices["5p"] == next(t.id for t in c.tiles if t.code == "5p")
+    assert c.set_group(choices["4m"], "winning").winning_choices() == {}

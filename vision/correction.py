@@ -56,6 +56,17 @@ class Correction:
     def tile(self, id_: int) -> Seen | None:
         return next((t for t in self.tiles if t.id == id_), None)
 
+    def winning_choices(self) -> dict[str, int]:
+        """While no tile is marked winning: each kind among the standing tiles, in code order,
+        with the id of its first tile, the one marked if that kind won."""
+        if any(t.group == WINNING for t in self.tiles):
+            return {}
+        first: dict[str, int] = {}
+        for t in self.tiles:
+            if t.group == CONCEALED:
+                first.setdefault(t.code, t.id)
+        return dict(sorted(first.items()))
+
     def _with(self, id_: int, **changes) -> Correction:
         return replace(self, tiles=tuple(replace(t, **changes) if t.id == id_ else t for t in self.tiles))
 
