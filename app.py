@@ -14,6 +14,7 @@ from functools import partial
 import streamlit as st
 from streamlit_image_coordinates import streamlit_image_coordinates
 
+from ledger.replay import replay
 from ledger.report import statement_csv
 from ledger.store import Store
 from ledger.summary import NONE, SELF_DRAWN, hand_rows, next_seats
@@ -287,16 +288,17 @@ def ledger_page(store: Store, context: dict, unit: str) -> None:
     _, table = store.table(sid)
     records = [e.record for e in store.entries(sid)]
     try:
-        seats = next_seats(table, records)
+        statement = replay(table, records)  # once: the seats, the hands and the balances all come from it
+    except HandError as e:  # no hand can follow a night that does not replay
+        st.error(f"No hand can be added: {e}")
+        st.error(str(e))
+        return
+    try:
+        seats = next_seats(table, statement)
     except HandError as e:
         st.error(f"No hand can be added: {e}")
     else:
         record_hand(sid, list(table.players), seats)
-    try:
-        statement = store.statement(sid)
-    except HandError as e:
-        st.error(str(e))
-        return
     st.subheader("Hands 每局")
     st.table(hand_rows(statement, records, unit) or [{"Hand 局": NONE, "Type 類": "no hands yet"}])
     if statement.pending:

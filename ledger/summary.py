@@ -10,10 +10,11 @@ SELF_DRAWN = "自摸 self-drawn"
 NONE = "—"  # an empty cell; a bare "-" (or a "#" header) would be read as Markdown by st.table and shown as a bullet (or nothing)
 
 
-def next_seats(table: Table, records: list[HandRecord]) -> dict[str, str]:
+def next_seats(table: Table, statement: Statement) -> dict[str, str]:
     """Each player's seat wind in the hand about to be recorded: the seats the replay
-    gives a hand added now (a draw changes nothing before it is played)."""
-    return replay(table, [*records, HandRecord("draw")]).hands[-1].seats
+    gives a hand added now (a draw changes nothing before it is played), replayed from
+    where the statement leaves the night, so the night is not replayed again."""
+    return replay(table, [HandRecord("draw")], statement.position).hands[-1].seats
 
 
 def hand_rows(statement: Statement, records: list[HandRecord], unit: str) -> list[dict]:

@@ -14,9 +14,9 @@ TABLE = table_from_json({"players": ["Amy", "Ben", "Cat", "Dan"]})
 
 
 def test_the_next_hand_seats_follow_the_dealer():
-    assert next_seats(TABLE, []) == {"Amy": "E", "Ben": "S", "Cat": "W", "Dan": "N"}
+    assert next_seats(TABLE, replay(TABLE, [])) == {"Amy": "E", "Ben": "S", "Cat": "W", "Dan": "N"}
     ben_wins = HandRecord("win", (Winner("Ben", points=3),), discarder="Cat")
-    assert next_seats(TABLE, [ben_wins]) == {"Amy": "N", "Ben": "E", "Cat": "S", "Dan": "W"}  # the deal passes to Ben
+    assert next_seats(TABLE, replay(TABLE, [ben_wins])) == {"Amy": "N", "Ben": "E", "Cat": "S", "Dan": "W"}  # the deal passes to Ben
 
 
 def test_each_hand_says_who_won_from_whom_and_for_how_much():
