@@ -178,9 +178,9 @@ class HandIn(Strict):
     a key given as null is refused: a tile, a seat or the stakes are never "nothing"."""
 
     ruleset: str = "taiwan"  # the rule set itself refuses a name it does not know
-    options: dict[str, Any] = {}  # each option is checked by its rule set
+    options: dict[str, Any] = Field(default_factory=dict)  # each option is checked by its rule set
     concealed: Tiles
-    melds: list[Annotated[Meld, _notation(parse_meld, "pon 555p", HandError)]] = []
+    melds: list[Annotated[Meld, _notation(parse_meld, "pon 555p", HandError)]] = Field(default_factory=list)
     flowers: Annotated[tuple[int, ...], _notation(parse_flowers, "15f")] = ()
     winning_tile: Annotated[int, _notation(kind_of, "4m")] = None  # absent only in a flower win
     self_drawn: bool = False
@@ -188,7 +188,7 @@ class HandIn(Strict):
     round: Wind = "E"
     streak: Annotated[int, Field(ge=0, le=MAX_STREAK)] = 0
     discarder: Wind = None  # absent on a self-drawn win
-    events: list[Literal[EVENTS]] = []
+    events: list[Literal[EVENTS]] = Field(default_factory=list)
     pool: Tiles = ()
     stakes: StakesIn = None  # absent: the rule set's usual stakes
     eighth_flower: Wind = None  # 七搶一 情況一: the seat holding the eighth flower
