@@ -86,7 +86,7 @@ def test_the_shipped_face_reader_agrees_with_the_network_it_was_exported_from(re
     strip = cv2.imread(str(GOLDEN.with_suffix(".png")))[:, :, ::-1]
     crops = np.stack(np.split(strip, strip.shape[1] // SIZE, axis=1))
 
-    logits, boxes = reader.session.run(None, {reader.input: blob(crops)})
+    logits, boxes = reader.session.run(["logits", "box"], {reader.input: blob(crops)})
     assert [FACES[i] for i in logits.argmax(1)] == golden["faces"]
     assert logits == pytest.approx(np.array(golden["logits"]), abs=1e-3)
     assert boxes == pytest.approx(np.array(golden["boxes"]), abs=1e-4)

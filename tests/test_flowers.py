@@ -41,7 +41,7 @@ def test_the_shipped_flower_reader_agrees_with_the_network_it_was_exported_from(
     golden = json.loads(GOLDEN.read_text())
     strip = cv2.imread(str(GOLDEN.with_suffix(".png")))[:, :, ::-1]
     crops = np.stack(np.split(strip, strip.shape[1] // SIZE, axis=1))
-    (logits,) = reader.session.run(None, {reader.input: blob(crops)})
+    (logits,) = reader.session.run(["logits"], {reader.input: blob(crops)})
     assert [FLOWERS[i] for i in logits.argmax(1)] == golden["flowers"]
     assert logits == pytest.approx(np.array(golden["logits"]), abs=1e-3)
 

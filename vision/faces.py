@@ -44,6 +44,11 @@ def crop(img: np.ndarray, box: tuple[float, float, float, float], size: int = SI
     return cv2.warpAffine(img, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[:, :, ::-1]
 
 
+def crops_of(img: np.ndarray, boxes: np.ndarray, size: int = SIZE) -> np.ndarray:
+    """Every one of `boxes` (x1, y1, x2, y2; at least one) as `crop` gives it, N x size x size x 3."""
+    return np.stack([crop(img, tuple(b), size) for b in boxes])
+
+
 def uncrop(boxes: np.ndarray, given: np.ndarray) -> np.ndarray:
     """Boxes the reader gives in crop units (0-1 across the crop of each `given` box,
     unturned) back in photo pixels."""
@@ -67,7 +72,7 @@ class FaceReader:
     box for each box it is given."""
 
     def __init__(self, model: Path = DEFAULT_FACES, threads: int = 2):
-        self.session = open_session(model, threads, "face model", reads=["logits", "box"])
+        self.session = open_session(model, threads, "face model")
         meta = self.session.get_modelmeta().custom_metadata_map
         if tuple(ast.literal_eval(meta.get("faces", "()"))) != FACES:
             raise ValueError(f"{model}: its classes are not the 42 tile faces")
@@ -81,13 +86,23 @@ class FaceReader:
     def read(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """N x 42 probabilities over the faces and the N tiles' boxes as the reader sees
         them, one row per box given (x1, y1, x2, y2 in `img` pixels)."""
-        return self.read_embedded(img, boxes)[:2]
+        return self._read(img, boxes, embedding=False)[:2]
 
     def read_embedded(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """`read`, and each tile's embedding (N x features) from the same run, None where
         the file gives none."""
+        return self._read(img, boxes, embedding=self.embeds)
+
+    def embed(self, seen: np.ndarray) -> np.ndarray:
+        """The embedding (N x features) of each of the crops `seen` (as `crops_of` gives them):
+        what a tile-set profile keeps of an example it keeps the crop of too."""
+        return self.session.run(["embedding"], {self.input: blob(seen)})[0]
+
+    def _read(self, img: np.ndarray, boxes: np.ndarray, embedding: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """The file's outputs asked for by name: it gives an `embedding` too, computed
+        only where asked for."""
         if not len(boxes):
             return np.zeros((0, len(FACES)), np.float32), np.zeros((0, 4)), None
-        crops = np.stack([crop(img, tuple(b), self.size) for b in boxes])
-        outputs = self.session.run(["logits", "box", "embedding"] if self.embeds else None, {self.input: blob(crops)})
-        return softmax(outputs[0]), uncrop(outputs[1], boxes), outputs[2] if self.embeds else None
+        names = ["logits", "box", "embedding"] if embedding else ["logits", "box"]
+        outputs = self.session.run(names, {self.input: blob(crops_of(img, boxes, self.size))})
+        return softmax(outputs[0]), uncrop(outputs[1], boxes), outputs[2] if embedding else None

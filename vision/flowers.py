@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .classes import INDEX
-from .faces import FACES, blob, crop, softmax
+from .faces import FACES, blob, crops_of, softmax
 from .models import DEFAULT_FLOWERS
 from .session import open_session
 
@@ -30,7 +30,7 @@ class FlowerReader:
     with the face reader's, keeping how likely the face reader thinks a flower at all."""
 
     def __init__(self, model: Path = DEFAULT_FLOWERS, threads: int = 2):
-        self.session = open_session(model, threads, "flower model", reads=["logits"])
+        self.session = open_session(model, threads, "flower model")
         meta = self.session.get_modelmeta().custom_metadata_map
         if tuple(ast.literal_eval(meta.get("flowers", "()"))) != FLOWERS:
             raise ValueError(f"{model}: its classes are not the 8 flowers")
@@ -41,7 +41,7 @@ class FlowerReader:
         """N x 8 probabilities over `FLOWERS`, one row per box given."""
         if not len(boxes):
             return np.zeros((0, len(FLOWERS)), np.float32)
-        (logits,) = self.session.run(None, {self.input: blob(np.stack([crop(img, tuple(b), self.size) for b in boxes]))})
+        (logits,) = self.session.run(["logits"], {self.input: blob(crops_of(img, boxes, self.size))})
         return softmax(logits)
 
     def reread(self, img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, may_be_a_flower: float) -> np.ndarray:

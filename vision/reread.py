@@ -22,7 +22,10 @@ def reread(
     tile takes the face they read and P(tile here) x P(face) (with a tile-set profile,
     P(face) the surer of its reading and the general one's), a tile the detector reads
     face down keeps that reading, and those below the working confidence are left out."""
-    probs, seen, embedded = faces.read_embedded(img, found.boxes)
+    if tileset is None:
+        (probs, seen), embedded = faces.read(img, found.boxes), None
+    else:
+        probs, seen, embedded = faces.read_embedded(img, found.boxes)
     if flowers is not None:
         probs = flowers.reread(img, found.boxes, probs, config.may_be_a_flower)
     face_up = found.classes != BACK

@@ -7,18 +7,7 @@ from pathlib import Path
 import onnxruntime as ort
 
 
-class ReaderSession(ort.InferenceSession):
-    """A reader's session whose `run(None, ...)` gives the outputs the reader was written
-    for (`reads`), as it did before the file gained more: the `embedding` a tile-set
-    profile reads (`vision/tileset.py`) is asked for by name."""
-
-    reads: list[str]
-
-    def run(self, output_names, input_feed, run_options=None):
-        return super().run(output_names or self.reads, input_feed, run_options)
-
-
-def open_session(model: Path, threads: int, what: str = "model", reads: list[str] | None = None) -> ort.InferenceSession:
+def open_session(model: Path, threads: int, what: str = "model") -> ort.InferenceSession:
     """An onnxruntime session on `threads` cores. Its threads spin between the nodes of a
     run but stop when the run ends: left spinning, they take the cores from the next
     network (the detector and the face reader run one after the other on every photo:
@@ -30,9 +19,6 @@ def open_session(model: Path, threads: int, what: str = "model", reads: list[str
     opts.inter_op_num_threads = 1
     opts.add_session_config_entry("session.force_spinning_stop", "1")
     try:
-        session = (ReaderSession if reads else ort.InferenceSession)(str(model), opts, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
     except Exception as e:  # onnxruntime raises its own types for a corrupt file
         raise ValueError(f"{model} is not a loadable ONNX model: {e}") from None
-    if reads:
-        session.reads = reads
-    return session
