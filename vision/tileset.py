@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import DEFAULT
-from .faces import DEFAULT_FACES, FACES, crop
+from .faces import DEFAULT_FACES, FACES, crops_of
 
 FORMAT = 1
 # Chosen on rendered hands of three art styles the readers never saw (samoheen, taiwan-drawn,
@@ -306,5 +306,5 @@ def teach(profile: Profile, reader, img: np.ndarray, boxes: np.ndarray, kinds: l
     adds its tile so."""
     if reader is None or not reader.embeds:
         raise ProfileError("the face reader gives no embedding: a tile set needs the shipped face reader")
-    crops = np.stack([crop(img, tuple(b), reader.size) for b in boxes]).reshape(-1, reader.size, reader.size, 3)
-    return profile.with_examples(list(kinds), reader.read_embedded(img, boxes)[2], crops)
+    seen = crops_of(img, boxes, reader.size)
+    return profile.with_examples(list(kinds), reader.embed(seen), seen)
