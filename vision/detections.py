@@ -8,12 +8,21 @@ from dataclasses import dataclass
 import numpy as np
 
 
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in `a` with every box in `b` (x1, y1, x2, y2)."""
+def area(boxes: np.ndarray) -> np.ndarray:
+    """The area of each box (x1, y1, x2, y2)."""
+    return (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+
+
+def intersection(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The area every box in `a` shares with every box in `b` (x1, y1, x2, y2)."""
     lt = np.maximum(a[:, None, :2], b[None, :, :2])
     rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.clip(rb - lt, 0, None).prod(2)
-    area = lambda x: (x[:, 2] - x[:, 0]) * (x[:, 3] - x[:, 1])  # noqa: E731
+    return np.clip(rb - lt, 0, None).prod(2)
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in `a` with every box in `b` (x1, y1, x2, y2)."""
+    inter = intersection(a, b)
     return inter / (area(a)[:, None] + area(b)[None, :] - inter + 1e-9)
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import DEFAULT
+from .detections import area, intersection
 from .faces import DEFAULT_FACES, FACES, crops_of
 
 FORMAT = 1
@@ -277,8 +278,7 @@ def _apart(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
     seen, the detector may find a tile of two columns (4s, 6s, 8p) as two, or three."""
     order = np.argsort(-scores, kind="stable")
     boxes = boxes[order]
-    lt, rb = np.maximum(boxes[:, None, :2], boxes[None, :, :2]), np.minimum(boxes[:, None, 2:], boxes[None, :, 2:])
-    inside = np.clip(rb - lt, 0, None).prod(2) / np.maximum((boxes[:, 2:] - boxes[:, :2]).prod(1), 1e-9)[:, None]
+    inside = intersection(boxes, boxes) / np.maximum(area(boxes), 1e-9)[:, None]
     return boxes[[i for i in range(len(boxes)) if not (inside[i, :i] >= 0.5).any()]]
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .config import Thresholds
-from .detections import Detections
+from .detections import Detections, area
 
 Window = tuple[int, int, int, int]  # x1, y1, x2, y2 in photo pixels
 STEP = 0.75  # windows overlap by a quarter of their side: a tile one window's edge cuts, the next sees whole
@@ -19,7 +19,7 @@ def tile_side(seen: np.ndarray) -> float | None:
     (`seen`, boxes in photo pixels); None where it shows none."""
     if not len(seen):
         return None
-    return float(np.median(np.sqrt((seen[:, 2] - seen[:, 0]) * (seen[:, 3] - seen[:, 1]))))
+    return float(np.median(np.sqrt(area(seen))))
 
 
 def windows(w: int, h: int, size: int, config: Thresholds, tile: float | None = None) -> list[Window]:
