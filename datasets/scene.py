@@ -113,7 +113,7 @@ def distractors(rng: random.Random, extent: tuple[float, float, float, float]) -
     return out
 
 
-def _table(h: int, w: int, rng: np.random.Generator, kind: str | None = None) -> np.ndarray:
+def table_top(h: int, w: int, rng: np.random.Generator, kind: str | None = None) -> np.ndarray:
     """Felt, cloth or wood in many colours (`kind` None: any of them), or a white or a
     glass table, which the hands' photos never show."""
     kind = kind or rng.choice(["felt", "cloth", "wood"])
@@ -153,7 +153,7 @@ def _rounded(w: int, h: int, r: int) -> np.ndarray:
     return mask
 
 
-def _tile_image(p: Placed, faces: dict[str, np.ndarray], px: float, front: tuple, back: tuple, standing: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def tile_picture(p: Placed, faces: dict[str, np.ndarray], px: float, front: tuple, back: tuple, standing: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Top-down picture of one tile (face plus the thickness on the camera side) and its
     alpha; of a `standing` tile, its face with its top above it."""
     w, h = p.size
@@ -213,7 +213,8 @@ def _camera(
     return to_photo @ view @ to_origin
 
 
-def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def lit(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`img` as a phone sees it: tinted, unevenly lit, glare, a shadow, blur or shake, noise."""
     h, w = img.shape[:2]
     out = img.astype(np.float32)
     tint = np.array([rng.uniform(0.8, 1.1), 1.0, rng.uniform(0.85, 1.15)], np.float32)  # cool to warm
@@ -361,7 +362,7 @@ def _shoot(
     ids = np.zeros((ch, cw), np.int32)
     order = sorted(placed, key=lambda p: p.y)
     for n, p in enumerate(order):
-        img, alpha = _tile_image(p, faces, px, front, back, standing)
+        img, alpha = tile_picture(p, faces, px, front, back, standing)
         x, y = int(round(p.x * px + ox)), int(round(p.y * px + oy))
         th, tw = img.shape[:2]
         region = plane[y : y + th, x : x + tw]
@@ -371,7 +372,7 @@ def _shoot(
         ids[y : y + th, x : x + tw][sel] = n + 1
     centre = ((min(xs) + max(xs)) / 2 * px + ox, (min(ys) + max(ys)) / 2 * px + oy)
     cam = _camera(centre, px, unit, out_w, out_h, rng, clean, side=standing)
-    photo = np.full((out_h, out_w, 3), 128, np.uint8) if clean else _table(out_h, out_w, rng, table)
+    photo = np.full((out_h, out_w, 3), 128, np.uint8) if clean else table_top(out_h, out_w, rng, table)
     if not clean:
         _props(photo, rng)  # under the tiles: phones, chips and a hand lie on the table too
     tiles_img = cv2.warpPerspective(plane, cam, (out_w, out_h), flags=cv2.INTER_LINEAR)
@@ -390,7 +391,7 @@ def _shoot(
             xs_n, ys_n = xs_[a:b], ys_[a:b]
             boxes.append((INDEX[p.code], float(xs_n.min()), float(ys_n.min()), float(xs_n.max() + 1), float(ys_n.max() + 1)))
     if not clean:
-        photo = _light(photo, rng)
+        photo = lit(photo, rng)
     return photo, boxes, masks
 
 

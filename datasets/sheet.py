@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .scene import THICK, TILE_H, TILE_W, Placed, _light, _table, _tile_image
+from .scene import THICK, TILE_H, TILE_W, Placed, lit, table_top, tile_picture
 
 SHEET = "123456789m123456789p123456789s1234567z12345678f"
 ROWS = ("123456789m", "123456789p", "123456789s", "1234567z", "12345678f")
@@ -20,11 +20,11 @@ def render_sheet(faces: dict[str, np.ndarray], seed: int, tile_px: int = 64) -> 
     gap, line = 0.12 * tile_px, (TILE_H + THICK + 0.5) * tile_px
     margin = 1.5 * tile_px
     w, h = round(2 * margin + 9 * (TILE_W * tile_px + gap)), round(2 * margin + len(ROWS) * line)
-    photo = _table(h, w, rng)
+    photo = table_top(h, w, rng)
     front, back = (236, 244, 248), tuple(int(v) for v in rng.integers(30, 200, 3))
     for r, row in enumerate(ROWS):
         for i, digit in enumerate(row[:-1]):
-            img, alpha = _tile_image(Placed(digit + row[-1], 0, 0), faces, tile_px, front, back)
+            img, alpha = tile_picture(Placed(digit + row[-1], 0, 0), faces, tile_px, front, back)
             x, y = round(margin + i * (TILE_W * tile_px + gap)), round(margin + r * line)
             region = photo[y : y + img.shape[0], x : x + img.shape[1]]
             region[alpha > 0] = img[alpha > 0]
@@ -34,4 +34,4 @@ def render_sheet(faces: dict[str, np.ndarray], seed: int, tile_px: int = 64) -> 
     pulled = cv2.transform(pulled[None], turn)[0]
     warp = cv2.getPerspectiveTransform(corners, pulled.astype(np.float32))
     photo = cv2.warpPerspective(photo, warp, (w, h), borderMode=cv2.BORDER_REPLICATE)
-    return _light(photo, rng)
+    return lit(photo, rng)

@@ -15,7 +15,7 @@ from render import tile_image
 from datasets import mirrored, real
 from datasets.faces import build
 from datasets.generate import generate
-from datasets.scene import SCENES, TABLES, _table, layout, render, render_scene
+from datasets.scene import SCENES, TABLES, layout, render, render_scene, table_top
 from scoring.random_hands import random_hand
 from vision.classes import CLASSES, INDEX
 
@@ -342,7 +342,7 @@ def test_scenes_the_hands_never_show_are_labelled_tile_by_tile(faces, scene):
 
 def test_a_white_and_a_glass_table_are_white_and_dark():
     rng = np.random.default_rng(0)
-    assert _table(60, 80, rng, "white").mean() > 200 and _table(60, 80, rng, "glass").min() < 90
+    assert table_top(60, 80, rng, "white").mean() > 200 and table_top(60, 80, rng, "glass").min() < 90
 
 
 def test_an_unknown_scene_is_refused():
