@@ -19,7 +19,7 @@ from scoring.tiles import parse_tiles
 
 from .classes import CLASSES
 from .detections import box_iou
-from .detector import Detector
+from .detector import Detector, Tile
 from .image import load
 from .layout import read_layout
 
@@ -101,6 +101,12 @@ def labels_for(image: Path, w: int, h: int) -> np.ndarray:
     return np.array(rows, dtype=float).reshape(-1, 5)
 
 
+def arrays(tiles: list[Tile]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The detector's tiles as `match` and `claimed` take them: boxes (N x 4), class indices, confidences."""
+    boxes = np.array([t.box for t in tiles], float).reshape(-1, 4)
+    return boxes, np.array([CLASSES.index(t.code) for t in tiles], int), np.array([t.conf for t in tiles], float)
+
+
 def _claims(iou: np.ndarray, order: np.ndarray, thr: float) -> np.ndarray:
     """COCO's rule: in `order` (falling confidence), each prediction (a row of `iou`)
     claims the best unclaimed true box at `thr` or above; the index it claims, or -1."""
@@ -163,9 +169,7 @@ def evaluate(target: Path, detector: Detector) -> Report:
         h, w = img.shape[:2]
         gt = labels_for(f, w, h)
         tiles = detector.detect(img, reading)
-        boxes = np.array([t.box for t in tiles], float).reshape(-1, 4)
-        cls = np.array([CLASSES.index(t.code) for t in tiles], int)
-        conf = np.array([t.conf for t in tiles], float)
+        boxes, cls, conf = arrays(tiles)
         correct = match(boxes, cls, gt, conf)
         stats.append((correct, conf, cls))
         n_gt.update(gt[:, 0].astype(int).tolist())

@@ -28,7 +28,7 @@ import numpy as np
 
 from .classes import CLASSES
 from .detector import Detector
-from .evaluate import claimed, image_files, labels_for
+from .evaluate import arrays, claimed, image_files, labels_for
 from .image import load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,9 +47,7 @@ class Tally:
         self.counts: Counter[str] = Counter()
 
     def add(self, tiles: list, gt: np.ndarray) -> None:
-        boxes = np.array([t.box for t in tiles], float).reshape(-1, 4)
-        cls = np.array([CLASSES.index(t.code) for t in tiles], int)
-        conf = np.array([t.conf for t in tiles], float)
+        boxes, cls, conf = arrays(tiles)
         right = claimed(boxes, cls, conf, gt)
         flower = FLOWERS[gt[:, 0].astype(int)]
         self.counts.update(
