@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from vision.detector import Tile
 from scoring.building import meld_of
+from vision.detector import Tile
 from vision.layout import read_layout, reading_order
 
 W, H = 40.0, 56.0
