@@ -127,6 +127,26 @@ class Ruleset:
         """The item paid instead of a hand of one exact total (大雞), if the table has one."""
         return next((i for i in self.items if i.when_total is not None), None)
 
+    @cached_property
+    def groups(self) -> Mapping[tuple[bool, str | None], tuple[ItemRule, ...]]:
+        """The items of each payment group, (dealer, paid_by) -> rows in table order; the
+        item paid instead of a total (大雞) is in none. Found once: the scorer asks per reading."""
+        out: dict[tuple[bool, str | None], list[ItemRule]] = {}
+        for i in self.items:
+            if i.when_total is None:
+                out.setdefault((i.dealer, i.paid_by), []).append(i)
+        return MappingProxyType({k: tuple(v) for k, v in out.items()})
+
+    @cached_property
+    def replaced_by(self) -> Mapping[str, tuple[ItemRule, ...]]:
+        """Item id -> the rows that list it in `replaces`, so that resolving a reading's
+        items looks up who may replace one instead of searching every row found."""
+        out: dict[str, list[ItemRule]] = {}
+        for i in self.items:
+            for gone in i.replaces:
+                out.setdefault(gone, []).append(i)
+        return MappingProxyType({k: tuple(v) for k, v in out.items()})
+
     def item(self, item_id: str) -> ItemRule:
         return self.by_id[item_id]
 

@@ -92,28 +92,26 @@ def _replaces(rule: ItemRule, options: Mapping[str, Any]) -> tuple[str, ...]:
     return () if rule.stack_option and options[rule.stack_option] else rule.replaces
 
 
-def _resolve(rules: list[ItemRule], found: dict[str, Item], options: Mapping[str, Any]) -> tuple[Item, ...]:
+def _resolve(rs: Ruleset, found: dict[str, Item], options: Mapping[str, Any]) -> tuple[Item, ...]:
     """Drop every item replaced by a kept item; keep table order (RULINGS 7).
 
     An item replaced only by items that were themselves replaced stays: 天胡
     replaces 門清自摸, so the 自摸 that 門清自摸 would have absorbed is kept.
     """
-    present = [r for r in rules if r.id in found]
-    alone = [r for r in present if r.alone]
-    if alone:
-        return (found[alone[0].id],)
+    alone = next((i for i in found if rs.by_id[i].alone), None)
+    if alone is not None:
+        return (found[alone],)
     kept: dict[str, bool] = {}
 
     def keep(i: str) -> bool:
         if i not in kept:
-            kept[i] = not any(i in _replaces(r, options) and keep(r.id) for r in present)
+            kept[i] = not any(r.id in found and _replaces(r, options) and keep(r.id) for r in rs.replaced_by.get(i, ()))
         return kept[i]
 
     out = []
-    for r in present:
-        if keep(r.id):
-            item = found[r.id]
-            gone = tuple(x for x in _replaces(r, options) if x in found)
+    for i, item in found.items():
+        if keep(i):
+            gone = tuple(x for x in _replaces(rs.by_id[i], options) if x in found)
             out.append(replace(item, replaced=gone) if gone else item)
     return tuple(out)
 
@@ -121,17 +119,15 @@ def _resolve(rules: list[ItemRule], found: dict[str, Item], options: Mapping[str
 def _items(rs: Ruleset, r: Reading, dealer: bool = False, paid_by: str | None = None) -> tuple[Item, ...]:
     """The items of one group (hand items, dealer items, or those one payer alone pays)
     that apply to a reading, after replacements."""
-    rules = [
-        rule
-        for rule in rs.items
-        if rule.dealer == dealer
-        and rule.paid_by == paid_by
-        and rule.when_total is None
-        and (dealer or r.complete or not rule.needs_hand)
+    found = {
+        rule.id: item
+        for rule in rs.groups.get((dealer, paid_by), ())
+        if (dealer or r.complete or not rule.needs_hand)
         and (not rule.option or r.options[rule.option])
-    ]
-    found = {rule.id: item for rule in rules if (result := rule.pattern(r)) and (item := _applicable(rule, result, r.options))}
-    return _resolve(rules, found, r.options)
+        and (result := rule.pattern(r))
+        and (item := _applicable(rule, result, r.options))
+    }
+    return _resolve(rs, found, r.options)
 
 
 def _paid_instead(rs: Ruleset, r: Reading, items: tuple[Item, ...]) -> tuple[Item, ...]:
