@@ -70,13 +70,11 @@ def meld_of(codes: list[str]) -> str | None:
         return f"ankong {faces[0][0] * 4}{faces[0][1]}" if faces else None
     if backs or len(codes) not in (3, 4):
         return None
-    if len(set(codes)) == 1:
-        kind = "pon" if len(codes) == 3 else "kong"
-        return f"{kind} {codes[0][0] * len(codes)}{codes[0][1]}"
-    kinds = sorted(parse_tiles(codes))
-    if len(kinds) == 3 and kinds[2] < 27 and kinds[0] // 9 == kinds[2] // 9 and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]:
-        return f"chi {''.join(code(k)[0] for k in kinds)}{code(kinds[0])[1]}"
-    return None
+    kind = "chi" if len(set(codes)) > 1 else "pon" if len(codes) == 3 else "kong"
+    try:
+        return str(parse_meld(f"{kind} {format_tiles(parse_tiles(codes))}"))  # hand.py's one rule for a chi, pon or kong
+    except HandError:
+        return None
 
 
 def _checked(tiles: Iterable[Placed]) -> list[Placed]:
