@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .decompose import CHOW, PUNG, Counts, Shape, splits, waits
+from .decompose import CHOW, PUNG, Shape, splits, waits
 from .hand import Hand
 from .special import specials
 from .tiles import counts, format_tiles
@@ -114,7 +114,8 @@ def readings(hand: Hand, options: Mapping[str, Any], shapes: tuple[str, ...] = (
     called = _hand_sets(hand)
     before = standing[:win] + (standing[win] - 1,) + standing[win + 1 :]
     extra = (lambda c: bool(specials(c, len(called), shapes))) if shapes else None
-    hand_waits = waits(before, _held_before(hand, before), extra)
+    held = hand.held  # own copies before the winning tile arrived: standing tiles and melds, less the winning tile
+    hand_waits = waits(before, held[:win] + (held[win] - 1,) + held[win + 1 :], extra)
     out: list[Reading] = _special_readings(hand, options, standing, called, shapes, hand_waits)
     for pair, cut in splits(standing):
         own = tuple(_set(shape, tile, True) for shape, tile in cut)
@@ -144,15 +145,6 @@ def _special_readings(hand, options, standing, called, shapes, hand_waits) -> li
         extra = tuple(k for k in range(len(rest)) for _ in range(rest[k]))
         out.append(Reading(hand, options, called + own, pair, None, SPECIAL, hand_waits, name, extra))
     return out
-
-
-def _held_before(hand: Hand, before: Counts) -> Counts:
-    """Own copies of each kind before the winning tile arrived: the standing tiles and the melds."""
-    held = list(before)
-    for m in hand.melds:
-        for t in m.tiles:
-            held[t] += 1
-    return tuple(held)
 
 
 def _chow_wait(low: int, win: int) -> str:
