@@ -127,6 +127,11 @@ class Ruleset:
         """The item paid instead of a hand of one exact total (大雞), if the table has one."""
         return next((i for i in self.items if i.when_total is not None), None)
 
+    @property
+    def seed_files(self) -> tuple[str, ...]:
+        """The seed files named in `seed` ("003_... + 007_...")."""
+        return seed_files(self.seed)
+
     @cached_property
     def groups(self) -> Mapping[tuple[bool, str | None], tuple[ItemRule, ...]]:
         """The items of each payment group, (dealer, paid_by) -> rows in table order; the
@@ -149,6 +154,10 @@ class Ruleset:
 
     def item(self, item_id: str) -> ItemRule:
         return self.by_id[item_id]
+
+
+def seed_files(seed: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in seed.split("+"))
 
 
 def _required(cls: type) -> set[str]:
@@ -243,7 +252,7 @@ def load(ruleset_id: str) -> Ruleset:
     missing = _required(Ruleset) - set(raw)
     if missing:
         raise RulesetError(f"{where}: missing key(s) {sorted(missing)}")
-    seeds = tuple(s.strip() for s in raw["seed"].split("+"))
+    seeds = seed_files(raw["seed"])
     options = MappingProxyType({k: _option(k, v, _common_options(), where) for k, v in raw["options"].items()})
     items = tuple(_item(i, seeds, where) for i in raw["items"])
     _check_references(items, options, where)

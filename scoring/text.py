@@ -80,7 +80,7 @@ SEEDS_FROM_DOCS = "../../shared/seeds"  # docs/ sits in the repository; the seed
 def seed_link(rs: Ruleset, item: ItemRule) -> str:
     """`[003:45](../../shared/seeds/003_....txt#L45)`: the seed line an item comes from."""
     ref = SEED_REF.fullmatch(item.seed)
-    file = next(s for s in (x.strip() for x in rs.seed.split("+")) if s.startswith(ref[1] + "_"))
+    file = next(s for s in rs.seed_files if s.startswith(ref[1] + "_"))
     return f"[{item.seed}]({SEEDS_FROM_DOCS}/{file}#L{ref[2]})"
 
 
