@@ -2,7 +2,8 @@
 
 Page code only: the reading is mended through vision.correction, drawn by vision.overlay,
 put together by scoring.building and scored by scoring.scorer; the ledger page shows
-ledger.summary. Run with `streamlit run app.py`; importing it draws nothing.
+ledger.summary; the My tiles page teaches, shows and chooses the player's own tile sets
+through vision.tileset, and a correction of a tile's kind teaches the active set too. Run with `streamlit run app.py`; importing it draws nothing.
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ from scoring.display import hand_summary, option_label, replaced_names
 from scoring.hand import EVENTS, HandError, hand_from_json
 from scoring.scorer import Score, score
 from scoring.tiles import WINDS, code
-from vision import overlay
-from vision.correction import Correction
+from datasets.sheet import SHEET
+from vision import overlay, tileset
+from vision.correction import Correction, Seen
 from vision.detector import DEFAULT_MODEL, Detector
 from vision.image import LIMITS, ImageError, load
 
 WIND_LABELS = {"E": "東 E", "S": "南 S", "W": "西 W", "N": "北 N"}
-PAGES = ("Score 算台", "Ledger 帳本")
+PAGES = ("Score 算台", "Ledger 帳本", "My tiles 我的牌")
 PHOTO_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
 ADD = "add"  # what is selected while the player picks a missed tile
 
@@ -89,7 +91,7 @@ def photo_section() -> None:
         st.error(str(e))
         return
     try:
-        found = detector().detect(img)
+        found = _reader().detect(img)
     except ValueError as e:
         st.error(f"The tile detector is not available: {e}")
         return
@@ -97,6 +99,17 @@ def photo_section() -> None:
     st.session_state.photo = img
     st.session_state.correction = Correction.of_photo(found)
     st.session_state.selected = None
+    st.session_state.pop("taught", None)  # an undo belongs to the photo it was made on
+
+
+def _reader():
+    """The detector, reading with the active tile set if there is one; a set that cannot
+    be used is named, and the photo read without it."""
+    try:
+        return detector().with_tileset(tileset.active_profile())
+    except tileset.ProfileError as e:
+        st.warning(f"Read without your tile set 未用我的牌: {e}")
+        return detector()
 
 
 def manual_section() -> None:
@@ -140,6 +153,7 @@ def correction_section() -> None:
         _tappable(overlay.hand(corr, selected if isinstance(selected, int) else None), "tap_hand", _select)
     st.button("Add a missed tile 補一張", key="add_tile", on_click=_set_selected, args=(ADD,))
     fixer(corr, selected)
+    taught_line()
     for d in corr.doubts:
         st.warning(d)
     winning_fix(corr)
@@ -215,7 +229,43 @@ def fixer(corr: Correction, selected) -> None:
 
 
 def _set_kind(tile_id: int, kind: str) -> None:
+    """The player's word for a tile's kind; a new kind teaches the active set that tile's crop."""
+    before = st.session_state.correction.tile(tile_id)
     _edit("set_kind", tile_id, kind)
+    if before is not None and before.code != kind:
+        _teach(before, kind)
+
+
+def _teach(tile: Seen, kind: str) -> None:
+    s = st.session_state
+    name = tileset.active()
+    if name is None or tile.box is None or "photo" not in s:  # no set chosen, or a typed or added tile: no crop to learn
+        return
+    try:
+        s.taught = tileset.correct(name, detector().faces, s.photo, tile.box, kind, tile.id, s.get("taught"))
+    except tileset.ProfileError as e:
+        s.pop("taught", None)
+        s.taught_error = f"Not added to My tiles 未加入我的牌: {e}"
+
+
+def taught_line() -> None:
+    """What the last correction taught the active set, with its undo."""
+    s = st.session_state
+    if s.get("taught_error"):
+        st.error(s.pop("taught_error"))
+    taught: tileset.Taught | None = s.get("taught")
+    if taught is None:
+        return
+    line, undo = st.columns([4, 1])
+    line.success(f"Added to My tiles 已加入我的牌 · {taught.name}: {tileset.kind_label(taught.kind)}")
+    undo.button("Undo 撤銷", key="undo_taught", on_click=_undo_taught)
+
+
+def _undo_taught() -> None:
+    s = st.session_state
+    taught = s.pop("taught", None)
+    if taught is not None and not tileset.undo(taught):
+        s.taught_error = f"Nothing undone 未撤銷: the set {taught.name} has changed since that example was added"
 
 
 def _group_picked(tile_id: int, key: str) -> None:
@@ -370,6 +420,99 @@ def _ledger_write(sid: str, action: str, record: dict | None, nonce: str) -> Non
         store.close()
 
 
+def my_tiles_page() -> None:
+    """Teach the reader the player's own set from a photo of the standard sheet, see what
+    it learnt, choose the set photos are read with."""
+    st.caption(f"Tile sets 牌組: {tileset.folder()}")
+    st.subheader("Teach a set 教我的牌")
+    st.caption("Lay out the 42 kinds in five rows (萬, 筒, 條, 東南西北白發中, 春夏秋冬梅蘭菊竹) and photograph them from above")
+    generation = st.session_state.setdefault("sheet_generation", 0)  # a set learnt empties the uploader
+    source = st.radio("Sheet from", ["Upload", "Camera"], horizontal=True, label_visibility="collapsed", key="sheet_source")
+    if source == "Upload":
+        st.file_uploader(f"Photo of the sheet 相片 ({LIMITS})", type=PHOTO_TYPES, key=f"sheet_upload-{generation}")
+    else:
+        st.camera_input("Take a photo of the sheet 拍照", key=f"sheet_camera-{generation}")
+    c1, c2 = st.columns([3, 1])
+    c1.text_input("Tiles in the photo 牌 (rows top to bottom, each left to right)", value=SHEET, key="sheet_tiles")
+    c2.text_input("Set name 牌組名", value="home", key="set_name")
+    st.button("Learn 學習", key="learn_sheet", on_click=_learn_sheet)
+    s = st.session_state
+    if s.get("learn_error"):
+        st.error(s.pop("learn_error"))
+    if s.get("learn_note"):
+        st.success(s.pop("learn_note"))
+    sets_section()
+
+
+def _learn_sheet() -> None:
+    """Everything checked before anything is stored: a photo that shows another number
+    of tiles than named stores nothing."""
+    s = st.session_state
+    key = "sheet_upload" if s.sheet_source == "Upload" else "sheet_camera"
+    upload = s.get(f"{key}-{s.sheet_generation}")
+    if upload is None:
+        s.learn_error = "Nothing learnt 未學習: take or upload a photo of the sheet first"
+        return
+    name = s.set_name.strip()
+    try:
+        img = load(upload.getvalue(), upload.name)
+        tileset.kinds_of(s.sheet_tiles)
+        stored = tileset.load(name) if name in tileset.names() else tileset.empty(name)
+        learnt = tileset.learn(detector(), stored, [(upload.name, img, s.sheet_tiles)])
+    except ValueError as e:  # a photo, a TILES string, a name or a count refused: each says why
+        s.learn_error = f"Nothing learnt 未學習: {e}"
+        return
+    learnt.save()
+    s.learn_note = f"Learnt 學會 {name}: {len(learnt.counts())} of 42 kinds, {len(learnt.kinds)} examples"
+    s.shown_set = name
+    s.sheet_generation += 1
+
+
+def sets_section() -> None:
+    """The sets stored: which one photos are read with, and each one's examples and doubts."""
+    stored = tileset.names()
+    st.subheader("Your sets 我的牌組")
+    if not stored:
+        st.caption("No set yet 尚無牌組")
+        return
+    current = tileset.active()
+    choices = [None, *stored]
+    key = f"active_set-{current}-{'-'.join(stored)}"  # drawn again when a set comes, goes or is chosen elsewhere
+    st.radio("Read photos with 讀牌使用", choices, index=choices.index(current), format_func=lambda n: "none 不用" if n is None else n,
+             horizontal=True, key=key, on_change=_choose_set, args=(key,))
+    for name in stored:
+        label = f"{name} · active 使用中" if name == current else name
+        with st.expander(label, expanded=name == st.session_state.get("shown_set")):
+            set_view(name)
+
+
+def set_view(name: str) -> None:
+    try:
+        profile = tileset.load(name)
+    except tileset.ProfileError as e:
+        st.error(str(e))
+    else:
+        st.markdown(f"**{name}: {len(profile.counts())} of 42 kinds 種, {len(profile.kinds)} examples 張**")
+        for d in profile.doubts():
+            st.warning(f"Doubt 疑問: {d}")
+        if profile.kinds:
+            per_kind = min(max(profile.counts().values()), 8)
+            st.image(profile.picture(per_kind), caption=f"Each kind's examples side by side, in the order {' '.join(profile.counts())}",
+                     width=min(64 * per_kind, 512))
+    st.button(f"Delete {name} 刪除", key=f"delete_set-{name}", on_click=_delete_set, args=(name,))
+
+
+def _choose_set(key: str) -> None:
+    tileset.choose(st.session_state[key])
+
+
+def _delete_set(name: str) -> None:
+    try:
+        tileset.delete(name)
+    except tileset.ProfileError as e:
+        st.session_state.learn_error = str(e)
+
+
 def main() -> None:
     st.set_page_config(page_title="taiscore 台數", page_icon="🀄", layout="wide")
     st.title("taiscore 台灣麻將算台")
@@ -380,6 +523,9 @@ def main() -> None:
         manual_section()
         correction_section()
         result_section(context, rs)
+        return
+    if page == PAGES[2]:
+        my_tiles_page()
         return
     store = Store()  # SQLite under the user's data directory, or $TAISCORE_DB (a path or a PostgreSQL URL)
     try:

@@ -34,3 +34,17 @@ def render_hand(codes: list[str], winning: str, out: Path) -> Path:
     img[80 : 80 + TILE_H, x : x + TILE_W] = tile_image(winning)
     cv2.imwrite(str(out), img)
     return out
+
+
+SHEET_STYLE, SHEET_SEED = "lietxia", 2  # an art style the readers never saw; a sheet whose 42 tiles the shipped detector finds
+
+
+def render_sheet_photo(out: Path) -> Path:
+    """The standard sheet of 42 kinds (datasets/sheet.py) in `SHEET_STYLE`, as a player photographs it."""
+    from datasets.faces import build
+    from datasets.sheet import render_sheet
+
+    faces = build([SHEET_STYLE]).get(SHEET_STYLE, {})
+    assert len(faces) == 42, "../shared/art and rsvg-convert are needed"
+    cv2.imwrite(str(out), render_sheet(faces, SHEET_SEED))
+    return out

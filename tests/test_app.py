@@ -8,15 +8,18 @@ import tomllib
 import numpy as np
 import pytest
 from conftest import ROOT
+from render import render_sheet_photo
 from streamlit.testing.v1 import AppTest
 
+from vision import tileset
 from vision.image import MAX_BYTES
 
 
 @pytest.fixture(autouse=True)
-def ledger_db(tmp_path, monkeypatch):
-    """Each test's page keeps its ledger in the test's own database, never the user's."""
+def own_folders(tmp_path, monkeypatch):
+    """Each test's page keeps its ledger and its tile sets in the test's own folder, never the user's."""
     monkeypatch.setenv("TAISCORE_DB", str(tmp_path / "ledger.sqlite3"))
+    monkeypatch.setenv("TAISCORE_TILESETS", str(tmp_path / "tilesets"))
 
 
 def _app() -> AppTest:
@@ -186,3 +189,89 @@ def test_a_new_session_is_the_one_shown():
     at.button(key="new_session").click().run()
     assert at.session_state.ledger_pick != first
     assert "Eve" in at.selectbox(key="ledger_pick").format_func(at.selectbox(key="ledger_pick").value)
+
+
+SHEET = "123456789m123456789p123456789s1234567z12345678f"
+
+
+@pytest.fixture(scope="module")
+def sheet(tmp_path_factory) -> bytes:
+    return render_sheet_photo(tmp_path_factory.mktemp("sheet") / "sheet.png").read_bytes()
+
+
+def _my_tiles(at: AppTest) -> AppTest:
+    return at.radio(key="page").set_value("My tiles 我的牌").run()
+
+
+def _learn(at: AppTest, photo: bytes, tiles: str, name: str = "home") -> AppTest:
+    at.file_uploader(key=f"sheet_upload-{at.session_state.sheet_generation}").set_value(("sheet.png", photo, "image/png")).run()
+    at.text_input(key="sheet_tiles").input(tiles)
+    at.text_input(key="set_name").input(name)
+    return at.button(key="learn_sheet").click().run()
+
+
+def _active_choice(at: AppTest):
+    return next(r for r in at.radio if r.key.startswith("active_set"))
+
+
+@pytest.mark.shared("art")
+def test_my_tiles_learns_a_sheet_and_the_active_set_is_kept_between_visits(sheet, tmp_path):
+    at = _my_tiles(_app())
+    assert at.text_input(key="sheet_tiles").value == SHEET  # filled in, editable
+    at = _learn(at, sheet, SHEET)
+    assert not at.exception and not at.error
+    assert [s.value for s in at.success] == ["Learnt 學會 home: 42 of 42 kinds, 42 examples"]
+    assert any(m.value == "**home: 42 of 42 kinds 種, 42 examples 張**" for m in at.markdown) and not at.warning
+    assert _active_choice(at).value is None  # learnt, not yet chosen
+    _active_choice(at).set_value("home").run()
+    again = _my_tiles(_app())  # a new visit
+    assert _active_choice(again).value == "home" and [e.label for e in again.expander] == ["home · active 使用中"]
+    assert tileset.active(tmp_path / "tilesets") == "home"
+
+
+@pytest.mark.shared("art")
+def test_a_mislabelled_sheet_shows_its_doubts(sheet):
+    swapped = "213456789m" + SHEET[10:]  # the player swapped 1m and 2m learning the sheet a second time
+    at = _learn(_learn(_my_tiles(_app()), sheet, SHEET), sheet, swapped)
+    assert [s.value for s in at.success] == ["Learnt 學會 home: 42 of 42 kinds, 84 examples"]
+    assert sorted(w.value for w in at.warning) == [f"Doubt 疑問: example {n} of {a} looks more like {b} than like the other {a}"
+                                                   for n in (1, 2) for a, b in (("1m", "2m"), ("2m", "1m"))]
+
+
+@pytest.mark.shared("art")
+def test_a_sheet_showing_another_count_than_named_is_refused_and_nothing_stored(sheet, tmp_path):
+    at = _learn(_my_tiles(_app()), sheet, SHEET[:-2] + "f")  # 8f left out: 41 named
+    assert [e.value for e in at.error] == ["Nothing learnt 未學習: sheet.png: 42 tiles found, 41 named"]
+    assert not at.success and tileset.names(tmp_path / "tilesets") == []
+    assert "No set yet 尚無牌組" in [c.value for c in at.caption]
+    at = _learn(at, sheet, SHEET, name="../home")
+    assert at.error[0].value.startswith("Nothing learnt 未學習: '../home' is not a tile-set name")
+    assert tileset.names(tmp_path / "tilesets") == []
+
+
+def test_learn_without_a_photo_says_so():
+    at = _my_tiles(_app()).button(key="learn_sheet").click().run()
+    assert [e.value for e in at.error] == ["Nothing learnt 未學習: take or upload a photo of the sheet first"]
+
+
+@pytest.mark.shared("art")
+def test_deleting_the_active_set_from_the_tab_leaves_none_active(sheet, tmp_path):
+    at = _learn(_my_tiles(_app()), sheet, SHEET)
+    _active_choice(at).set_value("home").run()
+    at.button(key="delete_set-home").click().run()
+    assert not at.exception and tileset.names(tmp_path / "tilesets") == [] and tileset.active(tmp_path / "tilesets") is None
+    assert "No set yet 尚無牌組" in [c.value for c in at.caption]
+
+
+def test_a_corrupt_active_set_is_named_on_both_pages_and_the_photo_read_without_it(tmp_path):
+    folder = tmp_path / "tilesets"
+    folder.mkdir()
+    (folder / "home.npz").write_bytes(b"not a tile set")
+    tileset.choose("home", folder)
+    at = _my_tiles(_app())
+    assert not at.exception and any("'home'" in e.value and "corrupt" in e.value for e in at.error)
+    at.radio(key="page").set_value("Score 算台").run()
+    at.file_uploader(key="upload-0").set_value(("faces.png", (ROOT / "tests" / "golden" / "faces.png").read_bytes(), "image/png")).run()
+    assert not at.exception
+    assert any(w.value.startswith("Read without your tile set 未用我的牌: tile set 'home'") for w in at.warning)
+    assert at.session_state.correction.tiles  # read all the same

@@ -34,7 +34,8 @@ def art() -> dict:
 
 @pytest.fixture(scope="module")
 def learner() -> Detector:
-    return Detector(config=tileset.LEARNING)
+    """At its reading thresholds, as the app's one detector: learning finds tiles at `LEARNING`'s whatever the detector's own."""
+    return Detector()
 
 
 @pytest.fixture(scope="module")
@@ -182,3 +183,57 @@ def test_a_corrupt_file_or_one_made_by_other_readers_is_refused_by_name(capsys, 
     with pytest.raises(tileset.ProfileError, match="another version"):
         Detector(faces=tileset.DEFAULT_FACES, tileset=tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.crops, "0" * 64))
     assert tileset.load(HELD_OUT).counts() == profile.counts()
+
+
+def test_the_active_set_is_kept_beside_the_sets_and_a_missing_or_corrupt_choice_means_none(store, profile):
+    assert tileset.active() is None and tileset.active_profile() is None  # no folder yet
+    profile.save(store)
+    tileset.choose(HELD_OUT)
+    assert tileset.active() == HELD_OUT and tileset.active_profile().counts() == profile.counts()
+    for corrupt in ("{not json", '["lietxia"]', '{"active": 3}', '{"active": "gone"}', "\udcff"):
+        (store / tileset.ACTIVE).write_text(corrupt, errors="surrogateescape")
+        assert tileset.active() is None and tileset.active_profile() is None, corrupt
+    with pytest.raises(tileset.ProfileError, match="no tile set 'gone'"):
+        tileset.choose("gone")
+    tileset.choose(HELD_OUT)
+    tileset.delete(HELD_OUT)
+    assert tileset.active() is None
+    profile.save(store)
+    assert tileset.active() is None  # a set learnt again under the deleted one's name is not chosen by itself
+    tileset.choose(None)
+    assert tileset.active() is None and tileset.names() == [HELD_OUT]
+
+
+def test_a_correction_teaches_the_stored_set_and_its_undo_takes_away_exactly_that_example(store, profile, art):
+    from datasets.sheet import render_sheet
+    from vision.faces import FaceReader
+
+    profile.save(store)
+    reader, img, box = FaceReader(), render_sheet(art[HELD_OUT], SHEET_SEED), (10.0, 10.0, 60.0, 80.0)
+    first = tileset.correct(HELD_OUT, reader, img, box, "5z", tile=3)
+    assert first == tileset.Taught(HELD_OUT, "5z", 3, 43) and tileset.load(HELD_OUT).counts()["5z"] == 2
+    again = tileset.correct(HELD_OUT, reader, img, box, "6z", tile=3, last=first)  # the same tile, another word: it replaces the first
+    assert tileset.load(HELD_OUT).kinds == profile.kinds + ("6z",)
+    other = tileset.correct(HELD_OUT, reader, img, box, "7z", tile=4, last=again)
+    assert tileset.load(HELD_OUT).kinds == profile.kinds + ("6z", "7z")
+    assert tileset.undo(other) and tileset.load(HELD_OUT).kinds == profile.kinds + ("6z",)
+    assert not tileset.undo(other)  # once
+    assert tileset.undo(again) and tileset.load(HELD_OUT).kinds == profile.kinds
+    early = tileset.correct(HELD_OUT, reader, img, box, "1m", tile=5)
+    tileset.correct(HELD_OUT, reader, img, box, "2m", tile=6, last=early)
+    assert not tileset.undo(early) and tileset.load(HELD_OUT).kinds == profile.kinds + ("1m", "2m")  # no longer the last: kept
+    tileset.delete(HELD_OUT)
+    assert not tileset.undo(early)
+
+
+def test_the_app_names_a_kind_by_its_code_and_its_chinese_name():
+    assert [tileset.kind_label(k) for k in ("4z", "3m", "9p", "1s", "8f")] == ["4z 北", "3m 三萬", "9p 九筒", "1s 一條", "8f 竹"]
+
+
+def test_a_detector_reads_with_a_set_on_the_networks_it_loaded(profile):
+    base = Detector()
+    reading = base.with_tileset(profile)
+    assert reading.network is base.network and reading.faces is base.faces and reading.tileset is profile and base.tileset is None
+    assert reading.with_tileset(None).tileset is None
+    with pytest.raises(tileset.ProfileError, match="another version"):
+        base.with_tileset(tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.crops, "0" * 64))

@@ -8,6 +8,7 @@ in `config.Thresholds`."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,7 +74,15 @@ class Detector:
         self.config = config
         self.faces = FaceReader(faces, threads) if faces is not None else None
         self.flowers = FlowerReader(flowers, threads) if faces is not None and flowers is not None else None
+        self.faces_file = faces
         self.tileset = tileset.usable_with(self.faces, faces) if tileset is not None else None
+
+    def with_tileset(self, tileset: Profile | None) -> Detector:
+        """The same networks reading with `tileset` (or none): the app's set changes with
+        every correction, its networks are loaded once."""
+        other = copy.copy(self)
+        other.tileset = tileset.usable_with(self.faces, self.faces_file) if tileset is not None else None
+        return other
 
     def detect(self, img: np.ndarray, config: Thresholds | None = None) -> list[Tile]:
         """Every tile with its code, confidence and box, top to bottom, left to right, read

@@ -32,6 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
+from scoring.tiles import flower_name, kind_of
+from scoring.tiles import name as tile_name
+
 from .config import DEFAULT
 from .detections import area, intersection
 from .faces import DEFAULT_FACES, FACES, crops_of
@@ -52,6 +55,7 @@ SURE, EVIDENCE, AGREE_NONE, AGREE_FULL = 0.9, 3, 0.5, 0.9
 LEARN_CONF = 0.1
 LEARNING = replace(DEFAULT, conf=LEARN_CONF)  # the thresholds a learning detector reads at
 NAME = re.compile(r"[\w-]{1,64}")
+ACTIVE = "active.json"  # the app's choice of set, beside the sets
 _GROUP = re.compile(r"(\d+)([mpszf])")
 
 
@@ -250,10 +254,40 @@ def load(name: str, faces: Path = DEFAULT_FACES, where: Path | None = None) -> P
 
 
 def delete(name: str, where: Path | None = None) -> None:
+    """The set's file gone; were it the active set, none is active."""
     path = path_of(name, where)
     if not path.is_file():
         raise ProfileError(f"no tile set {name!r} in {path.parent}")
     path.unlink()
+    if active(where) is None:
+        choose(None, where)
+
+
+def active(where: Path | None = None) -> str | None:
+    """The set the app reads with, kept between visits in `ACTIVE` beside the sets: None
+    where none was chosen, the file is missing or unreadable, or its set is gone."""
+    try:
+        chosen = json.loads(((where or folder()) / ACTIVE).read_text(encoding="utf-8")).get("active")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return chosen if isinstance(chosen, str) and chosen in names(where) else None
+
+
+def choose(name: str | None, where: Path | None = None) -> None:
+    """Make the stored set `name` the active one, or none (None); written whole, then moved."""
+    if name is not None and name not in names(where):
+        raise ProfileError(f"no tile set {name!r} in {where or folder()}")
+    path = (where or folder()) / ACTIVE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"active": name}), encoding="utf-8")
+    tmp.replace(path)
+
+
+def active_profile(faces: Path = DEFAULT_FACES, where: Path | None = None) -> Profile | None:
+    """The active set's profile, None where none is active; ProfileError where it cannot be used."""
+    name = active(where)
+    return load(name, faces, where) if name else None
 
 
 def reading_order(boxes: np.ndarray) -> list[int]:
@@ -284,13 +318,14 @@ def _apart(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]]) -> Profile:
     """`profile` with the examples of every photo added: (name, BGR image, TILES in
-    reading order). The detector alone finds the tiles (made with `config=LEARNING`);
-    the face reader embeds each from its box. A photo whose tile count differs from its
-    TILES raises CountError naming it, and nothing is learnt from any photo."""
+    reading order). The detector alone finds the tiles, at the `LEARNING` thresholds
+    whatever its own (the app's one detector reads and learns); the face reader embeds
+    each from its box. A photo whose tile count differs from its TILES raises CountError
+    naming it, and nothing is learnt from any photo."""
     found = []
     for photo, img, tiles in photos:
         named = kinds_of(tiles)
-        candidates = detector.boxes(img)
+        candidates = detector.boxes(img, LEARNING)
         boxes = _apart(candidates.boxes, candidates.scores)
         if len(boxes) != len(named):
             raise CountError(f"{photo}: {len(boxes)} tiles found, {len(named)} named")
@@ -308,3 +343,49 @@ def teach(profile: Profile, reader, img: np.ndarray, boxes: np.ndarray, kinds: l
         raise ProfileError("the face reader gives no embedding: a tile set needs the shipped face reader")
     seen = crops_of(img, boxes, reader.size)
     return profile.with_examples(list(kinds), reader.embed(seen), seen)
+
+
+def kind_label(kind: str) -> str:
+    """`'4z'` -> '4z 北', `'3m'` -> '3m 三萬', `'1f'` -> '1f 春': a kind as the app names it."""
+    return f"{kind} {flower_name(int(kind[0])) if kind.endswith('f') else tile_name(kind_of(kind))}"
+
+
+@dataclass(frozen=True)
+class Taught:
+    """The example one correction added to the set `name`: the crop of the page's tile
+    `tile` as `kind`, the set's `examples`-th, so that an undo takes away exactly it."""
+
+    name: str
+    kind: str
+    tile: int
+    examples: int
+
+
+def correct(name: str, reader, img: np.ndarray, box, kind: str, tile: int, last: Taught | None = None,
+            faces: Path = DEFAULT_FACES, where: Path | None = None) -> Taught:
+    """The player's word for the tile at `box` (x1, y1, x2, y2 in the BGR `img`) added to
+    the stored set `name` as an example of `kind`. A second word for the same tile
+    replaces the example the first added (`last`), while it is still the set's last: a
+    mistaken tap leaves no wrong example behind."""
+    profile = load(name, faces, where)
+    if last is not None and last.tile == tile and last.name == name and _is_last(profile, last):
+        profile = profile.without_last()
+    profile = teach(profile, reader, img, np.array([box], float), [kind])
+    profile.save(where)
+    return Taught(name, kind, tile, len(profile.kinds))
+
+
+def undo(taught: Taught, faces: Path = DEFAULT_FACES, where: Path | None = None) -> bool:
+    """The example `taught` added taken away again; False, and nothing changed, where it is
+    no longer its set's last (the set was learnt into, or deleted, since)."""
+    if taught.name not in names(where):
+        return False
+    profile = load(taught.name, faces, where)
+    if not _is_last(profile, taught):
+        return False
+    profile.without_last().save(where)
+    return True
+
+
+def _is_last(profile: Profile, taught: Taught) -> bool:
+    return len(profile.kinds) == taught.examples and profile.kinds[-1] == taught.kind
