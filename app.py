@@ -152,8 +152,8 @@ def correction_section() -> None:
     with strip:
         _tappable(overlay.hand(corr, selected if isinstance(selected, int) else None), "tap_hand", _select)
     st.button("Add a missed tile 補一張", key="add_tile", on_click=_set_selected, args=(ADD,))
+    taught_line()  # above the kinds picker: in sight of the tap that taught the set
     fixer(corr, selected)
-    taught_line()
     for d in corr.doubts:
         st.warning(d)
     winning_fix(corr)

@@ -4,6 +4,8 @@ against `streamlit run app.py`, on a desktop and on a 390x844 phone screen.
 Every correction is made with taps on the pictures the page shows, and counted; after
 each one the photo shown must be the photo the library draws for the corrected tiles
 (labels included), and the doubts and the payout must be the ones the corrected hand gives.
+A player teaches the page their own tile set from a photo of the sheet, and a correction
+teaches it more.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import ROOT
-from render import render_hand
+from render import render_hand, render_sheet_photo
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is installed by `make test`")
@@ -41,9 +43,15 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def tilesets(tmp_path_factory) -> Path:
+    """The server's folder of tile sets, never the user's."""
+    return tmp_path_factory.mktemp("tilesets")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, tilesets):
     port = _free_port()
-    env = {**os.environ, "TAISCORE_DB": str(tmp_path_factory.mktemp("ledger") / "ledger.sqlite3")}
+    env = {**os.environ, "TAISCORE_DB": str(tmp_path_factory.mktemp("ledger") / "ledger.sqlite3"), "TAISCORE_TILESETS": str(tilesets)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
          "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.address", "127.0.0.1"],
@@ -245,4 +253,67 @@ def test_the_ledger_page_stays_put_through_win_draw_and_undo(browser, server):
         assert page.evaluate(STRAY) == []  # no event id printed anywhere
         assert "Score 算台" in text and "Check the reading" not in text
     assert "阿明" in rows.first.inner_text() and "Ben" in rows.first.inner_text()
+    page.close()
+
+
+def _learn(page, sheet: Path, tiles: str, learnt: str) -> None:
+    page.locator("input[type=file]").set_input_files(str(sheet))
+    _settle(page)
+    page.get_by_label("Tiles in the photo").fill(tiles)
+    page.get_by_label("Tiles in the photo").press("Enter")
+    _settle(page)
+    page.get_by_role("button", name="Learn 學習").click()
+    page.get_by_text(learnt).wait_for()
+    _settle(page)
+
+
+@pytest.mark.shared("art")
+def test_a_player_teaches_their_set_and_a_correction_teaches_it_more_with_an_undo(browser, server, tilesets, tmp_path):
+    from datasets.sheet import SHEET
+    from vision import overlay, tileset
+    from vision.correction import Correction
+    from vision.detector import Detector
+    from vision.image import load
+
+    page = _open(browser, server, "desktop")
+    page.get_by_text("My tiles 我的牌").click()
+    _settle(page)
+    sheet = render_sheet_photo(tmp_path / "sheet.png")
+    _learn(page, sheet, SHEET, "Learnt 學會 home: 42 of 42 kinds, 42 examples")
+    picture = page.locator('[data-testid="stExpander"] [data-testid="stImage"] img').first
+    assert picture.evaluate("e => [e.naturalWidth, e.naturalHeight]") == [64, 42 * 64]  # a row per kind, its one example
+    _learn(page, sheet, "213456789m" + SHEET[10:], "Learnt 學會 home: 42 of 42 kinds, 84 examples")  # 1m and 2m swapped
+    page.get_by_text("Doubt 疑問: example 2 of 1m looks more like 2m than like the other 1m").wait_for()
+    assert picture.evaluate("e => [e.naturalWidth, e.naturalHeight]") == [2 * 64, 42 * 64]  # each kind's two side by side
+
+    page.locator('[data-testid="stRadio"]').filter(has_text="Read photos with").get_by_text("home", exact=True).click()
+    _settle(page)
+    page.reload()  # a later visit
+    page.get_by_text("taiscore 台灣麻將算台").wait_for()
+    page.get_by_text("My tiles 我的牌").click()
+    page.get_by_text("home · active 使用中").wait_for()
+    assert page.get_by_role("radio", name="home", exact=True).is_checked()
+
+    page.get_by_text("Score 算台").click()
+    _settle(page)
+    photo = render_hand(HAND, "5p", tmp_path / "hand.png")
+    img = load(photo)
+    before = tileset.load("home", where=tilesets)
+    corr = Correction.of_photo(Detector().with_tileset(before).detect(img))  # read with the active set
+    page.locator("input[type=file]").set_input_files(str(photo))
+    page.get_by_text("Check the reading").first.wait_for()
+    _check(page, img, corr, None)
+    tile = corr.tiles[5]
+    kind = "3m" if tile.code != "3m" else "4m"
+    player = Player(page)
+    player.tap_picture(0, overlay.photo(img, corr), tile.id)
+    player.tap_picture(2, overlay.picker(), kind)
+    corr = corr.set_kind(tile.id, kind)
+    _check(page, img, corr, tile.id)
+    added = f"Added to My tiles 已加入我的牌 · home: {tileset.kind_label(kind)}"
+    page.get_by_text(added).wait_for()
+    assert tileset.load("home", where=tilesets).kinds == before.kinds + (kind,)
+    player.tap_button("Undo 撤銷")
+    assert added not in _main_text(page)
+    assert tileset.load("home", where=tilesets).kinds == before.kinds
     page.close()
