@@ -120,7 +120,7 @@ def _learn(name: str, pairs: list[str]) -> None:
         photos.append((path, _photo(path), tiles))
     stored = tileset.load(name) if name in tileset.names() else tileset.empty(name)
     try:
-        learnt = tileset.learn(Detector(config=tileset.LEARNING), stored, photos)
+        learnt = tileset.learn(Detector(threads=1), stored, photos)  # one thread a network: tileset.WORKERS photos at a time, one a core
     except tileset.CountError as e:
         raise InputError(str(e)) from None
     learnt.save()

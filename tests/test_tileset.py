@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 from conftest import ROOT
@@ -132,8 +133,6 @@ def store(tmp_path, monkeypatch):
 
 
 def test_learning_stores_a_set_and_adds_to_it_and_it_is_listed_shown_and_deleted(capsys, store, tmp_path, art):
-    import cv2
-
     from datasets.sheet import render_sheet
 
     sheet = tmp_path / "sheet.png"
@@ -149,8 +148,6 @@ def test_learning_stores_a_set_and_adds_to_it_and_it_is_listed_shown_and_deleted
 
 
 def test_a_photo_whose_tile_count_differs_stores_nothing(capsys, store, tmp_path, art):
-    import cv2
-
     from datasets.sheet import render_sheet
 
     sheet = tmp_path / "sheet.png"
@@ -237,3 +234,12 @@ def test_a_detector_reads_with_a_set_on_the_networks_it_loaded(profile):
     assert reading.with_tileset(None).tileset is None
     with pytest.raises(tileset.ProfileError, match="another version"):
         base.with_tileset(tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.crops, "0" * 64))
+
+
+def test_a_photo_of_each_kind_alone_teaches_every_kind_in_the_order_given(art, learner, tmp_path):
+    from datasets.sheet import write_singles
+
+    pairs = [p.rsplit("=", 1) for p in write_singles(art[HELD_OUT], tmp_path)]
+    photos = [(path, cv2.imread(path), kind) for path, kind in reversed(pairs)]
+    learnt = tileset.learn(learner, tileset.empty("singles"), photos)
+    assert learnt.kinds == tuple(kind for _, kind in reversed(pairs)) and learnt.counts() == {k: 1 for k in tileset.kinds_of(SHEET)}
