@@ -239,7 +239,7 @@ def _set_kind(tile_id: int, kind: str) -> None:
 def _teach(tile: Seen, kind: str) -> None:
     s = st.session_state
     name = tileset.active()
-    if name is None or tile.box is None or "photo" not in s:  # no set chosen, or a typed or added tile: no crop to learn
+    if name is None or tile.box is None or "photo" not in s or kind not in tileset.FACES:  # no set, no crop, or a face-down tile
         return
     try:
         s.taught = tileset.correct(name, detector().faces, s.photo, tile.box, kind, tile.id, s.get("taught"))

@@ -316,4 +316,16 @@ def test_a_player_teaches_their_set_and_a_correction_teaches_it_more_with_an_und
     player.tap_button("Undo 撤銷")
     assert added not in _main_text(page)
     assert tileset.load("home", where=tilesets).kinds == before.kinds
+
+    page.get_by_text("My tiles 我的牌").click()
+    page.locator('[data-testid="stRadio"]').filter(has_text="Read photos with").get_by_text("none 不用", exact=True).click()
+    _settle(page)
+    page.get_by_text("Score 算台").click()
+    _settle(page)
+    other = corr.tiles[6]
+    player.tap_picture(0, overlay.photo(img, corr, tile.id), other.id)
+    player.tap_picture(2, overlay.picker(), "3m" if other.code != "3m" else "4m")
+    corr = corr.set_kind(other.id, "3m" if other.code != "3m" else "4m")
+    _check(page, img, corr, other.id)  # no set active: nothing added, nothing said
+    assert "Added to My tiles" not in _main_text(page) and tileset.load("home", where=tilesets).kinds == before.kinds
     page.close()

@@ -219,6 +219,9 @@ def test_a_correction_teaches_the_stored_set_and_its_undo_takes_away_exactly_tha
     early = tileset.correct(HELD_OUT, reader, img, box, "1m", tile=5)
     tileset.correct(HELD_OUT, reader, img, box, "2m", tile=6, last=early)
     assert not tileset.undo(early) and tileset.load(HELD_OUT).kinds == profile.kinds + ("1m", "2m")  # no longer the last: kept
+    with pytest.raises(tileset.ProfileError, match="back is none"):
+        tileset.correct(HELD_OUT, reader, img, box, "back", tile=7)  # a face-down tile: no face to learn
+    assert tileset.load(HELD_OUT).kinds == profile.kinds + ("1m", "2m")
     tileset.delete(HELD_OUT)
     assert not tileset.undo(early)
 
@@ -243,3 +246,13 @@ def test_a_photo_of_each_kind_alone_teaches_every_kind_in_the_order_given(art, l
     photos = [(path, cv2.imread(path), kind) for path, kind in reversed(pairs)]
     learnt = tileset.learn(learner, tileset.empty("singles"), photos)
     assert learnt.kinds == tuple(kind for _, kind in reversed(pairs)) and learnt.counts() == {k: 1 for k in tileset.kinds_of(SHEET)}
+
+
+def test_the_detector_bench_says_what_a_tile_set_adds_to_a_photo(capsys, store, profile):
+    import re
+
+    profile.save(store)
+    photo = str(ROOT / "tests" / "golden" / "faces.png")
+    code, out, _ = _cli(capsys, "bench-detector", photo, "--runs", "1", "--tileset", HELD_OUT)
+    assert code == 0 and re.search(rf"; tile set '{HELD_OUT}' adds a median -?\d+\.\d ms a photo \(42 examples; ", out)
+    assert "tile set" not in _cli(capsys, "bench-detector", photo, "--runs", "1")[1]

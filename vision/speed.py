@@ -1,5 +1,5 @@
 """`taiscore bench-detector`: median latency per photo, the whole path from the photo's
-bytes to a payout, and the process's peak memory."""
+bytes to a payout, and the process's peak memory; with a tile set, what it adds."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from scoring.scorer import score
 from .detector import Detector
 from .image import load
 from .layout import read_layout
+from .reread import reread
 
 
 def _payout(detector: Detector, data: bytes) -> None:
@@ -25,6 +26,20 @@ def _payout(detector: Detector, data: bytes) -> None:
         score(hand_from_json({**reading.hand, "seat": "S", "discarder": "W"}))
     except HandError:
         pass  # a misread hand still costs the same work; the player fixes it on the page
+
+
+def _tileset_share(detector: Detector, img: np.ndarray, runs: int) -> float:
+    """The median of what re-reading a photo's tiles with the detector's tile set takes
+    more than without, the two interleaved: a loaded host slows both alike, where two
+    whole benches minutes apart differ by more than the few ms measured."""
+    found, extra = detector.boxes(img), []
+    for _ in range(runs):
+        start = time.perf_counter()
+        reread(img, found, detector.faces, detector.flowers, detector.config)
+        middle = time.perf_counter()
+        reread(img, found, detector.faces, detector.flowers, detector.config, detector.tileset)
+        extra.append((time.perf_counter() - middle) - (middle - start))
+    return statistics.median(extra)
 
 
 def run(detector: Detector, paths: list[Path], runs: int) -> None:
@@ -45,4 +60,6 @@ def run(detector: Detector, paths: list[Path], runs: int) -> None:
         f"{runs} runs on {', '.join(sizes)} photos: detection median {statistics.median(detect) * 1000:.0f} ms "
         f"(p90 {np.percentile(detect, 90) * 1000:.0f} ms); photo bytes to payout median {statistics.median(payout) * 1000:.0f} ms; "
         f"peak memory {peak_mb:.0f} MB"
+        + (f"; tile set {detector.tileset.name!r} adds a median {_tileset_share(detector, photos[0], max(runs, 50)) * 1000:.1f} ms a photo"
+           f" ({len(detector.tileset.kinds)} examples; re-reading with it and without, interleaved)" if detector.tileset else "")
     )

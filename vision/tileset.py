@@ -359,6 +359,9 @@ def teach(profile: Profile, reader, img: np.ndarray, boxes: np.ndarray, kinds: l
     """`profile` with the tiles at `boxes` (x1, y1, x2, y2 in the BGR `img`) added as
     examples of `kinds`, embedded by the face reader `reader`: a correction in the app
     adds its tile so."""
+    not_faces = [k for k in kinds if k not in FACES]
+    if not_faces:
+        raise ProfileError(f"a tile set learns faces: {not_faces[0]} is none")
     seen = crops_of(img, boxes, _embedding_reader(reader).size)
     return profile.with_examples(list(kinds), reader.embed(seen), seen)
 
