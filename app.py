@@ -3,7 +3,8 @@
 Page code only: the reading is mended through vision.correction, drawn by vision.overlay,
 put together by scoring.building and scored by scoring.scorer; the ledger page shows
 ledger.summary; the My tiles page teaches, shows and chooses the player's own tile sets
-through vision.tileset, and a correction of a tile's kind teaches the active set too. Run with `streamlit run app.py`; importing it draws nothing.
+through vision.tileset, and a correction of a tile's kind teaches the active set too.
+Run with `streamlit run app.py`; importing it draws nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from scoring.display import hand_summary, option_label, replaced_names
 from scoring.hand import EVENTS, HandError, hand_from_json
 from scoring.scorer import Score, score
 from scoring.tiles import WINDS, code
-from datasets.sheet import SHEET
 from vision import overlay, tileset
 from vision.correction import Correction, Seen
 from vision.detector import DEFAULT_MODEL, Detector
@@ -433,7 +433,7 @@ def my_tiles_page() -> None:
     else:
         st.camera_input("Take a photo of the sheet 拍照", key=f"sheet_camera-{generation}")
     c1, c2 = st.columns([3, 1])
-    c1.text_input("Tiles in the photo 牌 (rows top to bottom, each left to right)", value=SHEET, key="sheet_tiles")
+    c1.text_input("Tiles in the photo 牌 (rows top to bottom, each left to right)", value=tileset.SHEET, key="sheet_tiles")
     c2.text_input("Set name 牌組名", value="home", key="set_name")
     st.button("Learn 學習", key="learn_sheet", on_click=_learn_sheet)
     s = st.session_state
@@ -496,14 +496,16 @@ def set_view(name: str) -> None:
         for d in profile.doubts():
             st.warning(f"Doubt 疑問: {d}")
         if profile.kinds:
-            per_kind = min(max(profile.counts().values()), 8)
-            st.image(profile.picture(per_kind), caption=f"Each kind's examples side by side, in the order {' '.join(profile.counts())}",
-                     width=min(64 * per_kind, 512))
+            picture = profile.picture(per_kind=min(max(profile.counts().values()), 8))
+            st.image(picture, caption=f"Each kind's examples side by side, in the order {' '.join(profile.counts())}", width=picture.shape[1])
     st.button(f"Delete {name} 刪除", key=f"delete_set-{name}", on_click=_delete_set, args=(name,))
 
 
 def _choose_set(key: str) -> None:
-    tileset.choose(st.session_state[key])
+    try:
+        tileset.choose(st.session_state[key])
+    except tileset.ProfileError as e:  # deleted meanwhile, on another device
+        st.session_state.learn_error = str(e)
 
 
 def _delete_set(name: str) -> None:

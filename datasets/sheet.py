@@ -15,11 +15,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.tileset import SHEET
+
 from .scene import THICK, TILE_H, TILE_W, Placed, lit, table_top, tile_picture
 
-SHEET = "123456789m123456789p123456789s1234567z12345678f"
+__all__ = ["ROWS", "SHEET", "render_sheet", "write_singles"]
 ROWS = ("123456789m", "123456789p", "123456789s", "1234567z", "12345678f")
-# a style the readers never saw, at a seed and a size where the shipped detector finds each one tile alone (of 42, 0-16 are missed or split at others)
+# A style the readers never saw, at a seed and a size where the shipped detector finds each
+# tile alone: at others it misses or splits 0-16 of the 42.
 SINGLES_STYLE, SINGLES_SEED, SINGLES_PX = "lietxia", 3, 128
 
 

@@ -269,8 +269,8 @@ def _learn(page, sheet: Path, tiles: str, learnt: str) -> None:
 
 @pytest.mark.shared("art")
 def test_a_player_teaches_their_set_and_a_correction_teaches_it_more_with_an_undo(browser, server, tilesets, tmp_path):
-    from datasets.sheet import SHEET
     from vision import overlay, tileset
+    from vision.tileset import SHEET
     from vision.correction import Correction
     from vision.detector import Detector
     from vision.image import load

@@ -61,6 +61,7 @@ WORKERS = 2
 EMBED_BATCH = 256  # crops the face reader embeds in one run: the same speed per crop as 42, bounded memory
 NAME = re.compile(r"[\w-]{1,64}")
 ACTIVE = "active.json"  # the app's choice of set, beside the sets
+SHEET = "123456789m123456789p123456789s1234567z12345678f"  # the standard sheet's TILES: the 42 kinds in five rows
 _GROUP = re.compile(r"(\d+)([mpszf])")
 
 
