@@ -1,14 +1,17 @@
 """`make dataset`: synthetic photos of winning hands as a YOLO dataset, plus a contact sheet.
 
 Deterministic: image i of seed s is rendered from seed s * 1_000_003 + i, whatever the
-number of workers. Output (never committed): images/, labels/ (43 classes), hands/
-(the true hand, for the exact-hand rate), data.yaml and contact_sheet.png.
+number of workers; `--scenes` mixes in photos from where a player sits (`views.py`),
+each image's scene drawn from its own seed. Output (never committed): images/, labels/
+(43 classes), hands/ (the true hand, for the exact-hand rate; {"tiles": [...]} for a
+photo of a few tiles), data.yaml, contact_sheet.png and crops_sheet.png.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from multiprocessing import Pool
@@ -19,23 +22,49 @@ import numpy as np
 
 from vision.classes import CLASSES
 
+from . import views
+
 from .faces import build
 from .scene import Photo, render
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "work" / "datasets" / "synthetic"
 _FACES: dict | None = None
+KINDS = {"hand": render, "seated": views.seated, "tiles": views.tiles}  # hand: scene.render, top-down rows as before
+
+
+def parse_mix(text: str) -> dict[str, float]:
+    """`hand=5,seated=3,tiles=2` -> the share of each scene kind; a kind alone needs no weight."""
+    mix = {}
+    for part in text.split(","):
+        name, _, weight = part.strip().partition("=")
+        if name not in KINDS:
+            raise ValueError(f"no scene kind {name!r}: one of {', '.join(KINDS)}")
+        try:
+            mix[name] = float(weight or 1)
+        except ValueError:
+            raise ValueError(f"scene {name}: weight {weight!r} is not a number") from None
+        if mix[name] < 0:
+            raise ValueError(f"scene {name}: weight {weight} is negative")
+    if sum(mix.values()) <= 0:
+        raise ValueError("the scene weights add up to nothing")
+    return mix
+
+
+def scene_for(mix: dict[str, float], seed: int, i: int) -> str:
+    """Image i's scene kind: its own draw, so any number of workers picks the same."""
+    return random.Random(f"scene {image_seed(seed, i)}").choices(list(mix), list(mix.values()))[0]
 
 
 def image_seed(seed: int, i: int) -> int:
     return seed * 1_000_003 + i
 
 
-def _one(args: tuple[int, int, Path, int]) -> int:
-    seed, i, out, max_side = args
+def _one(args: tuple[int, int, Path, int, dict[str, float]]) -> int:
+    seed, i, out, max_side, mix = args
     global _FACES
     if _FACES is None:
         _FACES = build()
-    photo = render(_FACES, image_seed(seed, i), max_side)
+    photo = KINDS[scene_for(mix, seed, i)](_FACES, image_seed(seed, i), max_side)
     write(photo, out, f"syn_{seed}_{i:06d}", quality=int(np.random.default_rng(image_seed(seed, i)).integers(40, 96)))
     return len(photo.boxes)
 
@@ -76,12 +105,46 @@ def contact_sheet(out: Path, n: int = 16, cell: int = 480) -> Path:
     return path
 
 
-def generate(n: int, seed: int, out: Path, max_side: int = 1280, workers: int = 2) -> None:
+def crops_sheet(out: Path, per_kind: int = 12, cell: int = 64) -> Path:
+    """One row per kind found in the labels: its name, then up to `per_kind` crops cut from
+    their boxes, from the first images on; a wrong label shows as the odd one in its row."""
+    crops: dict[int, list[np.ndarray]] = {}
+    for img_path in sorted((out / "images").glob("*.jpg")):
+        if len(crops) == len(CLASSES) and all(len(c) >= per_kind for c in crops.values()):
+            break
+        img = None
+        for line in (out / "labels" / f"{img_path.stem}.txt").read_text().split("\n"):
+            if not line or len(crops.get(int(line.split()[0]), ())) >= per_kind:
+                continue
+            img = cv2.imread(str(img_path)) if img is None else img
+            h, w = img.shape[:2]
+            c, cx, cy, bw, bh = (float(v) for v in line.split())
+            x1, y1 = max(0, int((cx - bw / 2) * w)), max(0, int((cy - bh / 2) * h))
+            x2, y2 = min(w, int(np.ceil((cx + bw / 2) * w))), min(h, int(np.ceil((cy + bh / 2) * h)))
+            if x2 > x1 and y2 > y1:
+                crop = img[y1:y2, x1:x2]
+                s = cell / max(crop.shape[:2])
+                crop = cv2.resize(crop, (max(1, int(crop.shape[1] * s)), max(1, int(crop.shape[0] * s))), interpolation=cv2.INTER_AREA)
+                crops.setdefault(int(c), []).append(crop)
+    rows = []
+    for c in sorted(crops):
+        row = np.full((cell, cell + per_kind * (cell + 2), 3), 40, np.uint8)
+        cv2.putText(row, CLASSES[c], (4, cell // 2 + 6), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 255, 255), 1)
+        for k, crop in enumerate(crops[c]):
+            x = cell + k * (cell + 2)
+            row[: crop.shape[0], x : x + crop.shape[1]] = crop
+        rows.append(row)
+    path = out / "crops_sheet.png"
+    cv2.imwrite(str(path), np.vstack(rows) if rows else np.full((cell, cell, 3), 40, np.uint8))
+    return path
+
+
+def generate(n: int, seed: int, out: Path, max_side: int = 1280, workers: int = 2, mix: dict[str, float] | None = None) -> None:
     for sub in ("images", "labels", "hands"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     build()  # render the face cache once, before the workers read it
     start, boxes = time.time(), 0
-    jobs = [(seed, i, out, max_side) for i in range(n)]
+    jobs = [(seed, i, out, max_side, mix or {"hand": 1.0}) for i in range(n)]
     with Pool(workers) as pool:
         for done, count in enumerate(pool.imap(_one, jobs, chunksize=4), start=1):
             boxes += count
@@ -93,7 +156,7 @@ def generate(n: int, seed: int, out: Path, max_side: int = 1280, workers: int = 
     sys.stderr.write("\n")
     names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(CLASSES))
     (out / "data.yaml").write_text(f"path: {out}\ntrain: images\nval: images\nnames:\n{names}\n")
-    print(f"{n} images in {time.time() - start:.0f} s -> {out}; contact sheet {contact_sheet(out)}")
+    print(f"{n} images in {time.time() - start:.0f} s -> {out}; contact sheet {contact_sheet(out)}, crops {crops_sheet(out)}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -103,8 +166,16 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
     p.add_argument("--max-side", type=int, default=1280)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--scenes", type=_mix, default="hand", help="kinds and weights: hand (top-down rows), seated (a seated player's view), tiles (a few tiles, close)")
     args = p.parse_args(argv)
-    generate(args.n, args.seed, args.out, args.max_side, args.workers)
+    generate(args.n, args.seed, args.out, args.max_side, args.workers, args.scenes)
+
+
+def _mix(text: str) -> dict[str, float]:
+    try:
+        return parse_mix(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ class Photo:
     masks: np.ndarray | None = None  # instance ids (box index + 1), for tests
 
 
-def _meld_tiles(meld: str, rng: random.Random) -> list[tuple[str, bool]]:
+def meld_tiles(meld: str, rng: random.Random) -> list[tuple[str, bool]]:
     kind, tiles = meld.split()
     codes = [code(k) for k in parse_tiles(tiles)]
     if kind == "ankong":
@@ -67,7 +67,7 @@ def layout(hand: dict, rng: random.Random) -> list[Placed]:
     kinds = list(parse_tiles(hand["concealed"]))
     kinds.remove(parse_tiles(hand["winning_tile"])[0])
     row = [(code(k), False) for k in sorted(kinds)]
-    melds = [_meld_tiles(m, rng) for m in hand["melds"]]
+    melds = [meld_tiles(m, rng) for m in hand["melds"]]
     flowers = [(f"{f}f", False) for f in parse_flowers(hand.get("flowers"))]
     placed: list[Placed] = []
     if melds and rng.random() < 0.5:  # melds to the left on the same row
@@ -262,7 +262,7 @@ def _extent(placed: list[Placed]) -> tuple[list[float], list[float]]:
     return [p.x for p in placed] + [p.x + p.size[0] for p in placed], [p.y for p in placed] + [p.y + p.size[1] + THICK for p in placed]
 
 
-def _photo_size(rng: np.random.Generator, max_side: int) -> tuple[int, int]:
+def photo_size(rng: np.random.Generator, max_side: int) -> tuple[int, int]:
     """A phone photo's width and height (1 to 12 MP, one of four aspects), shrunk to `max_side`."""
     megapixels = rng.uniform(1, 12)
     aspect = rng.choice([4 / 3, 16 / 9, 3 / 4, 1.0])
@@ -284,7 +284,7 @@ def render(
     hand = {k: hand[k] for k in ("concealed", "melds", "flowers", "winning_tile")}
     full = [s for s, f in faces_by_style.items() if len(f) == 42]
     faces = faces_by_style[prng.choice(full or list(faces_by_style))]
-    if any(c not in faces for c in _codes(hand)):
+    if any(c not in faces for c in hand_codes(hand)):
         if full:
             faces = faces_by_style[prng.choice(full)]
         else:
@@ -294,7 +294,7 @@ def render(
     if not clean:
         placed += distractors(prng, (min(xs), min(ys), max(xs), max(ys)))
         xs, ys = _extent(placed)
-    out_w, out_h = _photo_size(rng, max_side)
+    out_w, out_h = photo_size(rng, max_side)
     span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
     fill = rng.uniform(0.55, 0.95) if not clean else 0.9
     unit = min(fill * out_w / span_x, fill * out_h / span_y)  # output pixels per tile width
@@ -319,7 +319,7 @@ def render_scene(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, sc
     prng = random.Random(seed)
     faces = faces_by_style[prng.choice(sorted(faces_by_style))]
     codes = sorted(faces)
-    out_w, out_h = _photo_size(rng, max_side)
+    out_w, out_h = photo_size(rng, max_side)
     n = {"lone": 1, "close-up": prng.randint(1, 4), "standing": prng.randint(8, 17)}[scene]
     placed, _ = _row([(prng.choice(codes), False) for _ in range(n)], 0.0, 0.0)
     xs, ys = _extent(placed)
@@ -395,7 +395,7 @@ def _shoot(
     return photo, boxes, masks
 
 
-def _codes(hand: dict) -> set[str]:
+def hand_codes(hand: dict) -> set[str]:
     out = {code(k) for k in parse_tiles(hand["concealed"])}
     for m in hand["melds"]:
         out |= {code(k) for k in parse_tiles(m.split()[1])}

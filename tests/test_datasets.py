@@ -11,12 +11,16 @@ import cv2
 import numpy as np
 import pytest
 from render import tile_image
+from synthetic_faces import MARKS, marked_faces
 
 from datasets import mirrored, real
 from datasets.faces import build
-from datasets.generate import generate
+from datasets import views
+from datasets.generate import crops_sheet, generate, parse_mix, scene_for, write
+from datasets.scene import Photo
 from datasets.scene import SCENES, TABLES, layout, render, render_scene, table_top
 from scoring.random_hands import random_hand
+from scoring.tiles import code, parse_flowers, parse_tiles
 from vision.classes import CLASSES, INDEX
 
 
@@ -348,3 +352,115 @@ def test_a_white_and_a_glass_table_are_white_and_dark():
 def test_an_unknown_scene_is_refused():
     with pytest.raises(ValueError, match="no scene 'crowd'"):
         render_scene({}, 0, "crowd")
+
+
+MARKED = {"marked": marked_faces()}
+
+
+def _grey(photo) -> np.ndarray:
+    return np.all(photo.image == 128, axis=2)
+
+
+@pytest.mark.parametrize(("view", "seed"), [("seated", s) for s in range(4)] + [("tiles", s) for s in range(6)])
+def test_boxes_hold_every_tile_the_camera_sees_and_nothing_more(view, seed):
+    photo = getattr(views, view)(MARKED, seed, max_side=640, clean=True)
+    tile = ~_grey(photo)
+    covered, areas = np.zeros_like(tile), []
+    assert photo.boxes
+    for _, x1, y1, x2, y2 in photo.boxes:
+        x1, y1, x2, y2 = int(x1), int(y1), int(x2), int(y2)
+        inside = tile[y1:y2, x1:x2]
+        assert inside.mean() > 0.4
+        assert inside[0].any() and inside[-1].any() and inside[:, 0].any() and inside[:, -1].any()  # tight
+        covered[y1:y2, x1:x2] = True
+        areas.append(inside.sum())
+    assert (tile & ~covered).sum() < 0.2 * min(areas)  # no tile left without a box but one nearly hidden
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_seated_photo_labels_each_of_the_winners_tiles_once(seed):
+    photo = views.seated(MARKED, seed, max_side=800, clean=True)
+    hand = photo.hand
+    tiles = [code(k) for k in parse_tiles(hand["concealed"])] + [f"{f}f" for f in parse_flowers(hand["flowers"])]
+    tiles += [code(k) for m in hand["melds"] for k in parse_tiles(m.split()[1])]
+    labelled = Counter(CLASSES[c] for c, *_ in photo.boxes)
+    assert sum(labelled.values()) == len(tiles)
+    assert not labelled - Counter(tiles) - Counter({"back": labelled["back"]})  # face-down tiles only in kongs
+    assert labelled["back"] <= 4 * sum(m.startswith("ankong") for m in hand["melds"])
+
+
+def test_far_tiles_come_out_smaller_than_near_ones():
+    ratios = []
+    for seed in range(6):
+        photo = views.seated(MARKED, seed, max_side=800)
+        boxes = np.array([b[1:] for b in photo.boxes])
+        width, bottom = boxes[:, 2] - boxes[:, 0], boxes[:, 3]
+        rank = np.argsort(np.argsort(width)), np.argsort(np.argsort(bottom))
+        assert np.corrcoef(*rank)[0, 1] > 0.4, seed  # the lower in the photo (nearer), the wider
+        far, near = bottom < np.quantile(bottom, 0.3), bottom > np.quantile(bottom, 0.7)
+        ratios.append(np.median(width[far]) / np.median(width[near]))
+    assert np.median(ratios) < 0.6
+
+
+def test_lone_tiles_and_close_ups_come_in_many_sizes():
+    shares = []
+    for seed in range(40):
+        photo = views.tiles(MARKED, seed, max_side=480)
+        assert 1 <= len(photo.boxes) <= 4 and len(photo.boxes) <= len(photo.hand["tiles"])
+        shares += [(y2 - y1) / photo.image.shape[0] for _, _, y1, _, y2 in photo.boxes]
+    assert min(shares) < 0.1 and max(shares) > 0.6
+
+
+def _marks(image: np.ndarray, where: np.ndarray) -> dict[str, np.ndarray] | None:
+    """The centres of a face's red, blue and green marks (None where one is not seen)."""
+    b, g, r = (image[..., k].astype(int) for k in range(3))
+    found = {}
+    for name, (hi, lo1, lo2) in {"red": (r, g, b), "blue": (b, g, r), "green": (g, r, b)}.items():
+        ys, xs = np.nonzero(where & (hi > 100) & (np.maximum(lo1, lo2) < 25))  # no back colour is that pure
+        if len(xs) < 4:
+            return None
+        found[name] = np.array([xs.mean(), ys.mean()])
+    return found
+
+
+def test_no_face_is_mirrored_standing_lying_or_turned():
+    def turn(m: dict[str, np.ndarray]) -> float:  # > 0: red, blue, green clockwise on the photo (y down)
+        (ax, ay), (bx, by) = m["blue"] - m["red"], m["green"] - m["red"]
+        return float(np.sign(ax * by - ay * bx))
+
+    printed = turn({k: np.array(v) for k, v in MARKS.items()})
+    seen = 0
+    for view, seed in [("seated", s) for s in range(6)] + [("tiles", s) for s in range(10)]:
+        photo = getattr(views, view)(MARKED, seed, max_side=800, clean=True)
+        for i in range(1, photo.masks.max() + 1):
+            marks = _marks(photo.image, photo.masks == i)
+            if marks:
+                seen += 1
+                assert turn(marks) == printed, (view, seed, i)
+    assert seen > 60
+
+
+def test_scene_mixes_are_read_and_drawn_per_image():
+    assert parse_mix("hand=5,seated=3,tiles=2") == {"hand": 5.0, "seated": 3.0, "tiles": 2.0} and parse_mix("seated") == {"seated": 1.0}
+    for bad, message in [("hand=2,crowd=1", "no scene kind 'crowd'"), ("seated=x", "weight 'x' is not a number"), ("hand=0", "add up to nothing")]:
+        with pytest.raises(ValueError, match=message):
+            parse_mix(bad)
+    mix = parse_mix("hand=1,seated=1,tiles=1")
+    picks = [scene_for(mix, 3, i) for i in range(300)]
+    assert picks == [scene_for(mix, 3, i) for i in range(300)] and min(Counter(picks).values()) > 70
+    assert {scene_for({"hand": 1.0}, 3, i) for i in range(50)} == {"hand"}  # today's datasets, photo for photo
+
+
+def test_the_crops_sheet_has_one_row_per_kind_present(tmp_path):
+    for sub in ("images", "labels", "hands"):
+        (tmp_path / sub).mkdir()
+    kinds = set()
+    for seed in range(3):
+        photo = views.seated(MARKED, seed, max_side=640)
+        write(photo, tmp_path, f"p{seed}")
+        kinds |= {c for c, *_ in photo.boxes}
+    sheet = cv2.imread(str(crops_sheet(tmp_path, per_kind=5, cell=48)))
+    assert sheet.shape[0] == 48 * len(kinds) and sheet.shape[1] == 48 + 5 * 50
+    empty = Photo(np.full((40, 40, 3), 128, np.uint8), [], {})
+    write(empty, tmp_path, "p9")
+    assert cv2.imread(str(crops_sheet(tmp_path, per_kind=5, cell=48))).shape[0] == 48 * len(kinds)
