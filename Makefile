@@ -36,7 +36,7 @@ bench: $(VENV)/.runtime
 N ?= 5000
 SEED ?= 0
 dataset: $(VENV)/.test
-	$(PY) -m datasets.generate --n $(N) --seed $(SEED)
+	$(PY) -m datasets.generate --n $(N) --seed $(SEED) $(if $(SCENES),--scenes $(SCENES))
 
 train: $(VENV)/.train
 	$(PY) -m vision.training.train $(ARGS)

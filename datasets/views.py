@@ -44,8 +44,13 @@ class Solid:
     n: Vec
     labelled: bool = True
 
-    def corner(self, a: float, b: float, c: float) -> np.ndarray:
-        return np.add(self.origin, np.multiply(self.u, a) + np.multiply(self.v, b) + np.multiply(self.n, c))
+    def corners(self) -> np.ndarray:
+        """The eight corners, (2, 2, 2, 3): [a, b, c] the corner at a, b, c (each 0 or 1)."""
+        k = np.array([0.0, 1.0])
+        return self.origin + k[:, None, None, None] * self.u + k[None, :, None, None] * self.v + k[None, None, :, None] * self.n
+
+    def centre(self) -> np.ndarray:
+        return np.add(self.origin, np.add(np.add(self.u, self.v), self.n) / 2)
 
 
 def lying(code: str, x: float, y: float, yaw: float = 0.0, thick: float = 0.6, z: float = 0.0) -> Solid:
@@ -101,8 +106,10 @@ class Camera:
 
     def ray(self, w: int, h: int) -> np.ndarray:
         """The direction of every pixel's ray, (h, w, 3)."""
-        xx, yy = np.meshgrid((np.arange(w, dtype=np.float32) + 0.5 - self.centre[0]) / self.focal, (np.arange(h, dtype=np.float32) + 0.5 - self.centre[1]) / self.focal)
-        return xx[..., None] * self.axes[0] + yy[..., None] * self.axes[1] + self.axes[2]
+        xx = ((np.arange(w, dtype=np.float32) + 0.5 - self.centre[0]) / self.focal)[None, :, None]
+        yy = ((np.arange(h, dtype=np.float32) + 0.5 - self.centre[1]) / self.focal)[:, None, None]
+        axes = self.axes.astype(np.float32)
+        return xx * axes[0] + yy * axes[1] + axes[2]
 
 
 def look_at(target: Vec, distance: float, elevation: float, heading: float, roll: float) -> tuple[np.ndarray, np.ndarray]:
@@ -118,7 +125,7 @@ def look_at(target: Vec, distance: float, elevation: float, heading: float, roll
 
 def _fit(solids: list[Solid], at: np.ndarray, axes: np.ndarray, size: tuple[int, int], fill: float, shift: np.ndarray) -> Camera:
     """The camera at `at` zoomed so that `solids` fill `fill` of the photo, centred (plus `shift`, shares)."""
-    pts = np.concatenate([[s.corner(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)] for s in solids])
+    pts = np.concatenate([s.corners().reshape(-1, 3) for s in solids])
     unit, _ = Camera(at, axes, 1.0, (0.0, 0.0)).project(pts)
     lo, hi = unit.min(0), unit.max(0)
     w, h = size
@@ -193,20 +200,20 @@ def draw(
     textures: dict[str, np.ndarray] = {}
     layers = _layers(look.front, look.back, look.share)
     plain_back = np.full((8, 8, 3), look.back, np.uint8)
-    far_first = sorted(range(len(solids)), key=lambda i: -float(np.linalg.norm(solids[i].corner(0.5, 0.5, 0.5) - cam.at)))
+    far_first = sorted(range(len(solids)), key=lambda i: -float(np.linalg.norm(solids[i].centre() - cam.at)))
     outline = {}
     for i in far_first:
         s = solids[i]
-        corners = np.array([s.corner(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)])
-        px, z = cam.project(corners)
+        cube, middle = s.corners(), s.centre()
+        px, z = cam.project(cube.reshape(-1, 3))
         if (z < 0.3).any():
             continue
         outline[i] = cv2.contourArea(cv2.convexHull(px.astype(np.float32)))
         for abc, paint in _sides(s):
-            pts3 = np.array([s.corner(*k) for k in abc])
+            pts3 = cube[tuple(np.array(abc).T)]
             normal = np.cross(pts3[1] - pts3[0], pts3[3] - pts3[0])
             normal /= np.linalg.norm(normal)
-            inward = s.corner(0.5, 0.5, 0.5) - pts3.mean(0)
+            inward = middle - pts3.mean(0)
             if normal @ inward > 0:
                 normal = -normal
             if normal @ (cam.at - pts3.mean(0)) <= 0:
@@ -238,7 +245,7 @@ def shadows(solids: list[Solid], light: np.ndarray, table_px: np.ndarray, to_px:
     """Where the tiles' shadows fall on the table texture (0..1): each corner cast along the light."""
     mask = np.zeros(table_px.shape[:2], np.float32)
     for s in solids:
-        pts = np.array([s.corner(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)])
+        pts = s.corners().reshape(-1, 3)
         cast = pts[:, :2] - pts[:, 2:3] / light[2] * light[:2]
         tex = cast * to_px[0] + to_px[1]
         cv2.fillConvexPoly(mask, cv2.convexHull(np.round(tex * 16).astype(np.int32)), 1.0, cv2.LINE_AA, 4)
@@ -403,11 +410,11 @@ def seated(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side
         hand = {**hand, "flowers": ""}
     thick = rng.uniform(0.55, 0.8)
     mine, rack = hand_solids(hand, prng, thick, upright=prng.random() < 0.55)
-    near = max(float(s.corner(a, b, c)[1]) for s in mine for a in (0, 1) for b in (0, 1) for c in (0, 1))
+    near = max(float(s.corners()[..., 1].max()) for s in mine)
     pool = sorted(c for c in faces if not c.endswith("f"))
     others = [] if clean else table_solids(prng, pool, near, thick)
     size = photo_size(rng, max_side)
-    span = max(abs(float(s.corner(a, 0, 0)[0])) for s in mine for a in (0, 1)) * 2
+    span = max(float(np.abs(s.corners()[..., 0]).max()) for s in mine) * 2
     fov = np.radians(rng.uniform(55, 75))
     fill = 0.9 if clean else rng.uniform(0.6, 0.95)
     distance = span / 2 / np.tan(fov * fill / 2)
@@ -443,7 +450,7 @@ def tiles(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side:
     fov = np.radians(rng.uniform(45, 65))
     focal = size[1] / 2 / np.tan(fov / 2)
     distance = max(focal * TILE_H / (share * size[1]), 2.0 + TILE_H)
-    centre = np.mean([s.corner(0.5, 0.5, 0.5) for s in solids], 0)
+    centre = np.mean([s.centre() for s in solids], 0)
     at, axes = look_at(tuple(centre), distance, np.radians(rng.uniform(25, 89.5)), rng.uniform(-np.pi / 4, np.pi / 4), np.radians(rng.uniform(-15, 15)))
     jitter = np.zeros(2) if clean else rng.uniform(-0.35, 0.35, 2) * share
     cam = Camera(at, axes, focal, (size[0] / 2 + jitter[0] * size[0], size[1] / 2 + jitter[1] * size[1]))

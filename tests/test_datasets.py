@@ -70,13 +70,15 @@ def test_every_class_appears_in_the_layouts():
 @pytest.mark.shared("art")
 def test_generated_dataset_is_yolo_and_the_same_with_any_number_of_workers(tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
-    generate(6, seed=9, out=one, max_side=480, workers=1)
-    generate(6, seed=9, out=two, max_side=480, workers=2)
+    mix = parse_mix("hand=1,seated=1,tiles=1")
+    generate(6, seed=9, out=one, max_side=480, workers=1, mix=mix)
+    generate(6, seed=9, out=two, max_side=480, workers=2, mix=mix)
+    assert {scene_for(mix, 9, i) for i in range(6)} == {"hand", "seated", "tiles"}
     for f in sorted((one / "labels").iterdir()):
         assert f.read_text() == (two / "labels" / f.name).read_text()
         rows = [line.split() for line in f.read_text().splitlines() if line]
         assert all(0 <= int(r[0]) < len(CLASSES) and all(0 <= float(v) <= 1 for v in r[1:]) for r in rows)
-    assert (one / "contact_sheet.png").stat().st_size > 0 and (one / "hands").is_dir()
+    assert (one / "contact_sheet.png").stat().st_size > 0 and (one / "crops_sheet.png").stat().st_size > 0 and (one / "hands").is_dir()
 
 
 def test_real_photos_are_remapped_to_our_classes(tmp_path):
