@@ -24,7 +24,6 @@ from vision.classes import INDEX
 
 from .scene import BACK_COLOURS, FRONT_COLOURS, TILE_H, Photo, hand_codes, meld_tiles, photo_size, table_top
 
-VIEWS = ("seated", "tiles")
 SLIVER_PX, SLIVER_SHARE = 30, 0.15  # a tile showing less (pixels, share of its outline) is unlabelled
 
 Vec = tuple[float, float, float]
@@ -75,17 +74,16 @@ def standing(code: str, x: float, y: float, yaw: float = 0.0, thick: float = 0.6
     return Solid(code, tuple(origin), tuple(u), (0.0, 0.0, -TILE_H), tuple(n))
 
 
-def _sides(s: Solid) -> list[tuple[list[tuple[float, float, float]], str]]:
-    """The six sides as corner coordinates (a, b, c) in texture order (top left, top right,
-    bottom right, bottom left) and what is painted on them."""
-    return [
-        ([(0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)], "face"),
-        ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)], "back"),
-        ([(0, 0, 1), (1, 0, 1), (1, 0, 0), (0, 0, 0)], "layers"),
-        ([(0, 1, 1), (1, 1, 1), (1, 1, 0), (0, 1, 0)], "layers"),
-        ([(0, 0, 1), (0, 1, 1), (0, 1, 0), (0, 0, 0)], "layers"),
-        ([(1, 0, 1), (1, 1, 1), (1, 1, 0), (1, 0, 0)], "layers"),
-    ]
+# A solid's six sides: corners (a, b, c) in texture order (top left, top right, bottom right,
+# bottom left) and what is painted on them; on the four edges the face layer is on top.
+SIDES = [
+    ([(0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)], "face"),
+    ([(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)], "back"),
+    ([(0, 0, 1), (1, 0, 1), (1, 0, 0), (0, 0, 0)], "layers"),
+    ([(0, 1, 1), (1, 1, 1), (1, 1, 0), (0, 1, 0)], "layers"),
+    ([(0, 0, 1), (0, 1, 1), (0, 1, 0), (0, 0, 0)], "layers"),
+    ([(1, 0, 1), (1, 1, 1), (1, 1, 0), (1, 0, 0)], "layers"),
+]
 
 
 @dataclass(frozen=True)
@@ -209,7 +207,7 @@ def draw(
         if (z < 0.3).any():
             continue
         outline[i] = cv2.contourArea(cv2.convexHull(px.astype(np.float32)))
-        for abc, paint in _sides(s):
+        for abc, paint in SIDES:
             pts3 = cube[tuple(np.array(abc).T)]
             normal = np.cross(pts3[1] - pts3[0], pts3[3] - pts3[0])
             normal /= np.linalg.norm(normal)
@@ -219,7 +217,7 @@ def draw(
             if normal @ (cam.at - pts3.mean(0)) <= 0:
                 continue
             if s.code == "rack":
-                tex = np.full((8, 8, 3), look.back, np.uint8)
+                tex = plain_back
             elif paint == "face" and s.code != "back":
                 tex = textures.setdefault(s.code, face_texture(faces.get(s.code), look.front))
             elif paint == "face":
@@ -241,9 +239,10 @@ def draw(
     return boxes, gloss, ids
 
 
-def shadows(solids: list[Solid], light: np.ndarray, table_px: np.ndarray, to_px: np.ndarray, soft: float) -> np.ndarray:
-    """Where the tiles' shadows fall on the table texture (0..1): each corner cast along the light."""
-    mask = np.zeros(table_px.shape[:2], np.float32)
+def shadows(solids: list[Solid], light: np.ndarray, shape: tuple[int, int], to_px: tuple[np.ndarray, np.ndarray], soft: float) -> np.ndarray:
+    """Where the tiles' shadows fall on the table texture of `shape` (0..1): each corner cast
+    along the light onto the table, `to_px` (scale, offset) taking table x, y to its pixels."""
+    mask = np.zeros(shape, np.float32)
     for s in solids:
         pts = s.corners().reshape(-1, 3)
         cast = pts[:, :2] - pts[:, 2:3] / light[2] * light[:2]
@@ -271,7 +270,7 @@ def table_photo(
             cv2.circle(texture, centre, int(res * rng.uniform(0.6, 1.2)), tuple(float(v) for v in rng.integers(0, 255, 3)), -1)
         else:
             cv2.rectangle(texture, centre, (centre[0] + 3 * res, centre[1] + 6 * res), (25, 22, 20), -1)
-    shade = shadows(solids, light, texture, to_px, rng.uniform(0.5, 3) * res / 8)
+    shade = shadows(solids, light, texture.shape[:2], to_px, rng.uniform(0.5, 3) * res / 8)
     texture *= (1 - shade * rng.uniform(0.3, 0.6))[..., None]
     ray = cam.ray(w, h)
     down = ray[..., 2] < -1e-6
@@ -376,8 +375,9 @@ def table_solids(prng: random.Random, pool: list[str], near: float, thick: float
     side = prng.uniform(26, 32)
     out: list[Solid] = []
     far = side - 2.5
-    for i in range(prng.randint(10, 17)):
-        out.append(standing("back", -8.5 + i * 1.02, far, np.pi, thick))
+    count = prng.randint(10, 17)
+    for i in range(count):
+        out.append(standing("back", (i - (count - 1) / 2) * 1.02, far, np.pi, thick))
     for sign in (-1, 1):
         x = sign * (side / 2 - 2.5)
         for i in range(prng.randint(8, 17)):
