@@ -407,7 +407,7 @@ def test_far_tiles_come_out_smaller_than_near_ones():
 def test_lone_tiles_and_close_ups_come_in_many_sizes():
     shares = []
     for seed in range(40):
-        photo = views.tiles(MARKED, seed, max_side=480)
+        photo = views.tiles(MARKED, seed, max_side=320, clean=True)
         assert 1 <= len(photo.boxes) <= 4 and len(photo.boxes) <= len(photo.hand["tiles"])
         shares += [(y2 - y1) / photo.image.shape[0] for _, _, y1, _, y2 in photo.boxes]
     assert min(shares) < 0.1 and max(shares) > 0.6
@@ -466,3 +466,16 @@ def test_the_crops_sheet_has_one_row_per_kind_present(tmp_path):
     empty = Photo(np.full((40, 40, 3), 128, np.uint8), [], {})
     write(empty, tmp_path, "p9")
     assert cv2.imread(str(crops_sheet(tmp_path, per_kind=5, cell=48))).shape[0] == 48 * len(kinds)
+
+
+@pytest.mark.parametrize(("middle", "labelled"), [(200.0, True), (0.0, True), (-20.0, False)])
+def test_a_tile_cut_by_the_photos_edge_to_a_sliver_is_unlabelled(middle, labelled):
+    at, axes = views.look_at((0.0, 0.0, 0.0), 10.0, np.radians(89.9), 0.0, 0.0)  # straight down: the tile about 54 px wide
+    cam = views.Camera(at, axes, 500.0, (middle, 120.0))
+    look = views.Look((236, 244, 248), (40, 130, 60), 0.6, np.array([0.0, 0.0, 1.0]), 0.7)
+    photo = np.full((240, 400, 3), 128, np.uint8)
+    boxes, _, ids = views.draw([views.lying("5m", 0.0, 0.0)], MARKED["marked"], cam, photo, look)
+    assert ids.any()  # drawn, a sliver or more
+    assert [c for c, *_ in boxes] == ([INDEX["5m"]] if labelled else [])
+    if middle == 0.0:  # half of it: the box ends at the photo's edge, around what is left
+        assert boxes[0][1] == 0.0 and 20 < boxes[0][3] < 34
