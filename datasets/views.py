@@ -449,8 +449,9 @@ def tiles(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side:
     share = float(np.exp(rng.uniform(np.log(0.05), np.log(0.9))))  # as many small tiles as large
     fov = np.radians(rng.uniform(45, 65))
     focal = size[1] / 2 / np.tan(fov / 2)
-    distance = max(focal * TILE_H / (share * size[1]), 2.0 + TILE_H)
     centre = np.mean([s.centre() for s in solids], 0)
+    reach = max(float(np.linalg.norm(s.corners().reshape(-1, 3) - centre, axis=1).max()) for s in solids)
+    distance = max(focal * TILE_H / (share * size[1]), reach + 0.6)  # never inside the tiles
     at, axes = look_at(tuple(centre), distance, np.radians(rng.uniform(25, 89.5)), rng.uniform(-np.pi / 4, np.pi / 4), np.radians(rng.uniform(-15, 15)))
     jitter = np.zeros(2) if clean else rng.uniform(-0.35, 0.35, 2) * share
     cam = Camera(at, axes, focal, (size[0] / 2 + jitter[0] * size[0], size[1] / 2 + jitter[1] * size[1]))
