@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
@@ -53,24 +54,25 @@ class HandError(ValueError):
 
 @dataclass(frozen=True)
 class Meld:
-    """A called or declared set lying face up (or, for 暗槓, face down) on the table."""
+    """A called or declared set lying face up (or, for 暗槓, face down) on the table.
+    Its facts are worked out once: a batch reads the same few hundred melds again and again."""
 
     kind: str
     tile: int
 
-    @property
+    @cached_property
     def shape(self) -> str:
         return CHOW if self.kind == "chi" else PUNG
 
-    @property
+    @cached_property
     def is_kong(self) -> bool:
         return self.kind in ("kong", "ankong")
 
-    @property
+    @cached_property
     def exposed(self) -> bool:
         return self.kind != "ankong"
 
-    @property
+    @cached_property
     def tiles(self) -> tuple[int, ...]:
         if self.kind == "chi":
             return (self.tile, self.tile + 1, self.tile + 2)
@@ -116,14 +118,25 @@ class Hand:
         """Tiles as RULINGS 8 counts them: a kong counts 3."""
         return len(self.concealed) + 3 * len(self.melds)
 
+    @cached_property
+    def kongs(self) -> int:
+        """Kongs on the table, exposed or concealed."""
+        return sum(1 for m in self.melds if m.is_kong)
+
+    @cached_property
+    def exposed_sets(self) -> int:
+        """Sets called from other players (chi, pon, exposed kong)."""
+        return sum(1 for m in self.melds if m.exposed)
+
     @property
     def four_kongs(self) -> bool:
         """四槓牌 on the table: where the rule set says so, a win without a hand (16 or 17 tiles)."""
-        return sum(1 for m in self.melds if m.is_kong) == 4
+        return self.kongs == 4
 
-    @property
+    @cached_property
     def held(self) -> tuple[int, ...]:
-        """Copies of each kind in the player's own hand and melds."""
+        """Copies of each kind in the player's own hand and melds; asked by the check and
+        the wait finder, so worked out once."""
         c = counts(self.concealed)
         for m in self.melds:
             for t in m.tiles:
@@ -220,6 +233,8 @@ def hand_from_json(obj: Any) -> Hand:
 
 def _contradiction(hand: Hand) -> str | None:
     ev, sd = hand.events, hand.self_drawn
+    if not ev and hand.eighth_flower is None:  # every rule below needs an event or eighth_flower
+        return None
     exposed = any(m.exposed for m in hand.melds)
     rules = [
         ("robbing_kong" in ev and sd, "robbing a kong (robbing_kong) is a win on another player's tile, not self-drawn"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .facts import concealed, has_honour, pung_of
+from .facts import pung_of
 from .reading import TWO_SIDED, WAIT_NAMES, Reading
 from .tiles import (
     DRAGONS,
@@ -20,18 +20,20 @@ from .tiles import (
     SEASONS,
     SEAT_FLOWERS,
     WIND_NAMES,
+    WIND_TILE,
     WIND_TILES,
     flower_name,
     name,
-    wind_tile,
 )
 
 Result = int | tuple[int, str]
 Pattern = Callable[[Reading], Result]
 
+SEASON_SET = frozenset(SEASONS)
+PLANT_SET = frozenset(PLANTS)
+REPLACEMENTS = ("replacement", "double_replacement")
+LAST_TILES = ("last_tile", "last_discard")
 
-def _concealed_pungs(r: Reading) -> int:
-    return sum(1 for s in r.sets if s.is_pung and s.concealed)
 
 # Dealer items (RULINGS 5): paid only in payments that involve the dealer.
 
@@ -49,22 +51,24 @@ def dealer_streak(r: Reading) -> Result:
 
 
 def dragon_pung(r: Reading) -> Result:
+    if r.pung_tiles.isdisjoint(DRAGONS):
+        return 0
     found = [name(d) for d in DRAGONS if pung_of(r, d)]
-    return (len(found), "".join(found)) if found else 0
+    return len(found), "".join(found)
 
 
 def seat_wind(r: Reading) -> Result:
-    return (1, WIND_NAMES[r.hand.seat]) if pung_of(r, wind_tile(r.hand.seat)) else 0
+    return (1, WIND_NAMES[r.hand.seat]) if pung_of(r, WIND_TILE[r.hand.seat]) else 0
 
 
 def round_wind(r: Reading) -> Result:
-    return (1, WIND_NAMES[r.hand.round]) if pung_of(r, wind_tile(r.hand.round)) else 0
+    return (1, WIND_NAMES[r.hand.round]) if pung_of(r, WIND_TILE[r.hand.round]) else 0
 
 
 def seat_and_round_wind(r: Reading) -> Result:
     """東風東: the pung is both seat and round wind; some tables pay a third 台 for it."""
     wind = r.hand.seat
-    return (1, f"{WIND_NAMES[wind]}風{WIND_NAMES[wind]}") if wind == r.hand.round and pung_of(r, wind_tile(wind)) else 0
+    return (1, f"{WIND_NAMES[wind]}風{WIND_NAMES[wind]}") if wind == r.hand.round and pung_of(r, WIND_TILE[wind]) else 0
 
 
 # How the hand was won.
@@ -75,11 +79,11 @@ def self_drawn(r: Reading) -> Result:
 
 
 def concealed_hand(r: Reading) -> Result:
-    return int(concealed(r))
+    return int(r.concealed)
 
 
 def concealed_self_drawn(r: Reading) -> Result:
-    return int(concealed(r) and r.hand.self_drawn)
+    return int(r.concealed and r.hand.self_drawn)
 
 
 def single_wait(r: Reading) -> Result:
@@ -88,33 +92,35 @@ def single_wait(r: Reading) -> Result:
 
 
 def kong_bloom(r: Reading) -> Result:
-    return int(r.hand.self_drawn and (r.event("replacement") or r.event("double_replacement")))
+    return int(r.hand.self_drawn and not r.hand.events.isdisjoint(REPLACEMENTS))
 
 
 def last_tile(r: Reading) -> Result:
-    return int(r.hand.self_drawn and r.event("last_tile"))
+    return int(r.hand.self_drawn and "last_tile" in r.hand.events)
 
 
 def last_tile_or_discard(r: Reading) -> Result:
-    return int(r.event("last_tile") or r.event("last_discard"))
+    return int(not r.hand.events.isdisjoint(LAST_TILES))
 
 
 def robbing_kong(r: Reading) -> Result:
-    return int(r.event("robbing_kong"))
+    return int("robbing_kong" in r.hand.events)
 
 
 def all_melded(r: Reading) -> Result:
-    return int(r.exposed_sets == 5 and not r.hand.self_drawn)
+    return int(r.hand.exposed_sets == 5 and not r.hand.self_drawn)
 
 
 def half_melded(r: Reading) -> Result:
-    return int(r.exposed_sets == 5 and r.hand.self_drawn)
+    return int(r.hand.exposed_sets == 5 and r.hand.self_drawn)
 
 
 # Flowers.
 
 
 def _seat_flower(r: Reading, group: tuple[int, ...]) -> Result:
+    if not r.hand.flowers:
+        return 0
     mine = [f for f in SEAT_FLOWERS[r.hand.seat] if f in group and f in r.hand.flowers]
     return (len(mine), "".join(flower_name(f) for f in mine)) if mine else 0
 
@@ -128,19 +134,19 @@ def seat_flower_plants(r: Reading) -> Result:
 
 
 def flower_kong_seasons(r: Reading) -> Result:
-    return int(set(SEASONS) <= set(r.hand.flowers))
+    return int(len(r.hand.flowers) >= 4 and SEASON_SET.issubset(r.hand.flowers))
 
 
 def flower_kong_plants(r: Reading) -> Result:
-    return int(set(PLANTS) <= set(r.hand.flowers))
+    return int(len(r.hand.flowers) >= 4 and PLANT_SET.issubset(r.hand.flowers))
 
 
 def eight_flowers(r: Reading) -> Result:
-    return int(r.event("eight_flowers"))
+    return int("eight_flowers" in r.hand.events)
 
 
 def seven_rob_one(r: Reading) -> Result:
-    return int(r.event("seven_rob_one"))
+    return int("seven_rob_one" in r.hand.events)
 
 
 def seven_rob_one_self_drawn(r: Reading) -> Result:
@@ -159,24 +165,24 @@ def pinghu(r: Reading) -> Result:
         return 0
     if not r.options["pinghu_strict"]:
         return 1
-    return int(not has_honour(r) and not r.hand.flowers and not r.hand.self_drawn and r.wait == TWO_SIDED and len(r.waits) >= 2)
+    return int(not r.has_honour and not r.hand.flowers and not r.hand.self_drawn and r.wait == TWO_SIDED and len(r.waits) >= 2)
 
 
 def concealed_pungs_3(r: Reading) -> Result:
-    return int(_concealed_pungs(r) >= 3)
+    return int(r.concealed_pungs >= 3)
 
 
 def concealed_pungs_4(r: Reading) -> Result:
-    return int(_concealed_pungs(r) >= 4)
+    return int(r.concealed_pungs >= 4)
 
 
 def concealed_pungs_5(r: Reading) -> Result:
-    return int(_concealed_pungs(r) >= 5)
+    return int(r.concealed_pungs >= 5)
 
 
 def four_kongs(r: Reading) -> Result:
     """四槓牌: four kongs on the table; a win by itself where the rule set says so."""
-    return int(sum(1 for m in r.hand.melds if m.is_kong) >= 4)
+    return int(r.hand.kongs >= 4)
 
 
 def all_pungs(r: Reading) -> Result:
@@ -184,11 +190,11 @@ def all_pungs(r: Reading) -> Result:
 
 
 def half_flush(r: Reading) -> Result:
-    return int(len(r.suits) == 1 and has_honour(r))
+    return int(len(r.suits) == 1 and r.has_honour)
 
 
 def full_flush(r: Reading) -> Result:
-    return int(len(r.suits) == 1 and not has_honour(r))
+    return int(len(r.suits) == 1 and not r.has_honour)
 
 
 def all_honours(r: Reading) -> Result:
@@ -196,41 +202,41 @@ def all_honours(r: Reading) -> Result:
 
 
 def small_dragons(r: Reading) -> Result:
-    return int(sum(pung_of(r, d) for d in DRAGONS) == 2 and r.pair in DRAGONS)
+    return int(r.pair in DRAGONS and len(r.pung_tiles.intersection(DRAGONS)) == 2)
 
 
 def big_dragons(r: Reading) -> Result:
-    return int(all(pung_of(r, d) for d in DRAGONS))
+    return int(r.pung_tiles.issuperset(DRAGONS))
 
 
 def small_winds(r: Reading) -> Result:
-    return int(sum(pung_of(r, w) for w in WIND_TILES) == 3 and r.pair in WIND_TILES)
+    return int(r.pair in WIND_TILES and len(r.pung_tiles.intersection(WIND_TILES)) == 3)
 
 
 def big_winds(r: Reading) -> Result:
-    return int(all(pung_of(r, w) for w in WIND_TILES))
+    return int(r.pung_tiles.issuperset(WIND_TILES))
 
 
 # Declared or timed wins.
 
 
 def heavenly(r: Reading) -> Result:
-    return int(r.event("heavenly"))
+    return int("heavenly" in r.hand.events)
 
 
 def earthly(r: Reading) -> Result:
-    return int(r.event("earthly"))
+    return int("earthly" in r.hand.events)
 
 
 def ready_dealt(r: Reading) -> Result:
-    return int(r.event("ready_dealt"))
+    return int("ready_dealt" in r.hand.events)
 
 
 def ready_first_discard(r: Reading) -> Result:
-    return int(r.event("ready_first_discard"))
+    return int("ready_first_discard" in r.hand.events)
 
 
 def migi(r: Reading) -> Result:
     """MIGI (咪幾): declared ready with eight or fewer wall tiles left, concealed."""
-    return int(r.event("ready") and concealed(r))
+    return int("ready" in r.hand.events and r.concealed)
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections import Counter
 
 from .decompose import CHOW
-from .facts import concealed, has_honour, pung_of, standard, wind_pungs
-from .patterns import Result
+from .facts import pung_of, standard, wind_pungs
+from .patterns import PLANT_SET, SEASON_SET, Result
 from .reading import CLOSED, EDGE, PAIR_WAIT, SINGLE, Reading
-from .tiles import DRAGONS, PLANTS, SEASONS, SEAT_FLOWERS, WIND_TILES, is_honour, is_terminal, name, wind_tile
+from .tiles import DRAGONS, SEASONS, SEAT_FLOWERS, WIND_TILE, WIND_TILES, is_honour, is_terminal, name
 
 
 def _chows(r: Reading) -> Counter:
@@ -43,27 +43,27 @@ def pair_258(r: Reading) -> Result:
 
 
 def double_replacement_win(r: Reading) -> Result:
-    return int(r.hand.self_drawn and r.event("double_replacement"))
+    return int(r.hand.self_drawn and "double_replacement" in r.hand.events)
 
 
 def replacement_win(r: Reading) -> Result:
-    return int(r.hand.self_drawn and r.event("replacement"))
+    return int(r.hand.self_drawn and "replacement" in r.hand.events)
 
 
 def ready(r: Reading) -> Result:
-    return int(r.event("ready"))
+    return int("ready" in r.hand.events)
 
 
 def ready_one_round(r: Reading) -> Result:
-    return int(r.event("ready_one_round"))
+    return int("ready_one_round" in r.hand.events)
 
 
 def last_discard(r: Reading) -> Result:
-    return int(r.event("last_discard") and not r.hand.self_drawn)
+    return int("last_discard" in r.hand.events and not r.hand.self_drawn)
 
 
 def no_honours(r: Reading) -> Result:
-    return int(not has_honour(r))
+    return int(not r.has_honour)
 
 
 def no_flowers(r: Reading) -> Result:
@@ -71,7 +71,7 @@ def no_flowers(r: Reading) -> Result:
 
 
 def no_honours_no_flowers(r: Reading) -> Result:
-    return int(not has_honour(r) and not r.hand.flowers)
+    return int(not r.has_honour and not r.hand.flowers)
 
 
 def exposed_kong(r: Reading) -> Result:
@@ -89,8 +89,8 @@ def flowers(r: Reading) -> Result:
 
 
 def _full_group(r: Reading) -> bool:
-    have = set(r.hand.flowers)
-    return set(SEASONS) <= have or set(PLANTS) <= have
+    have = r.hand.flowers
+    return len(have) >= 4 and (SEASON_SET.issubset(have) or PLANT_SET.issubset(have))
 
 
 def flower_grass(r: Reading) -> Result:
@@ -110,11 +110,11 @@ def seven_flowers(r: Reading) -> Result:
 
 def wind_pung(r: Reading) -> Result:
     """東南西北 1 each, and 1 more for the winner's seat wind (另計位置)."""
-    return wind_pungs(r) + int(pung_of(r, wind_tile(r.hand.seat)))
+    return wind_pungs(r) + int(pung_of(r, WIND_TILE[r.hand.seat]))
 
 
 def big_pinghu(r: Reading) -> Result:
-    return int(len(r.chows) == 5 and not has_honour(r) and not r.hand.flowers)
+    return int(len(r.chows) == 5 and not r.has_honour and not r.hand.flowers)
 
 
 def chicken(r: Reading) -> Result:
@@ -131,11 +131,11 @@ def big_three_winds(r: Reading) -> Result:
 
 
 def missing_suit(r: Reading) -> Result:
-    return int(len(r.suits) == 2 and not has_honour(r))
+    return int(len(r.suits) == 2 and not r.has_honour)
 
 
 def five_gates(r: Reading) -> Result:
-    return int(len(r.suits) == 3 and bool(r.kinds & set(WIND_TILES)) and bool(r.kinds & set(DRAGONS)))
+    return int(len(r.suits) == 3 and not r.kinds.isdisjoint(WIND_TILES) and not r.kinds.isdisjoint(DRAGONS))
 
 
 def hidden_pungs_2(r: Reading) -> Result:
@@ -173,18 +173,18 @@ def all_simples(r: Reading) -> Result:
 
 def half_outside(r: Reading) -> Result:
     """半帶么: every set and the pair hold an honour or a terminal, with some honour."""
-    return int(standard(r) and has_honour(r) and all(_outside(s.tiles) for s in r.sets) and _outside((r.pair,)))
+    return int(standard(r) and r.has_honour and all(_outside(s.tiles) for s in r.sets) and _outside((r.pair,)))
 
 
 def full_outside(r: Reading) -> Result:
     """全帶么: every set and the pair hold a terminal, no honour."""
-    ok = standard(r) and not has_honour(r)
+    ok = standard(r) and not r.has_honour
     return int(ok and all(any(is_terminal(t) for t in s.tiles) for s in r.sets) and is_terminal(r.pair))
 
 
 def honours_and_terminals(r: Reading) -> Result:
     """混么: pungs and a pair of honours and terminals only, honours included."""
-    return int(len(r.pungs) == 5 and has_honour(r) and all(is_honour(t) or is_terminal(t) for t in r.kinds))
+    return int(len(r.pungs) == 5 and r.has_honour and all(is_honour(t) or is_terminal(t) for t in r.kinds))
 
 
 def terminal_pungs_only(r: Reading) -> Result:
@@ -197,7 +197,7 @@ def thirteen_orphans_open(r: Reading) -> Result:
 
 
 def thirteen_orphans_hidden(r: Reading) -> Result:
-    return int(r.special == "thirteen_orphans" and all(s.concealed for s in r.sets) and concealed(r))
+    return int(r.special == "thirteen_orphans" and all(s.concealed for s in r.sets) and r.concealed)
 
 
 def eight_pairs(r: Reading) -> Result:
@@ -233,11 +233,11 @@ def ten_discards(r: Reading) -> Result:
 
 
 def double_win(r: Reading) -> Result:
-    return int(r.event("double_win"))
+    return int("double_win" in r.hand.events)
 
 
 def triple_win(r: Reading) -> Result:
-    return int(r.event("triple_win"))
+    return int("triple_win" in r.hand.events)
 
 
 def same_chow_2(r: Reading) -> Result:

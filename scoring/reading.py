@@ -56,7 +56,8 @@ def _set(shape: str, tile: int, concealed: bool, called: bool = False) -> Set:
 @dataclass(frozen=True, slots=True)
 class Reading:
     """One way to read a winning hand. The facts patterns ask for again and again
-    (its kinds, pungs, chows, suits) are worked out once, when it is made."""
+    (its kinds, pungs, chows, suits, whether it is concealed) are worked out once, when
+    it is made: some 35 patterns look at each reading."""
 
     hand: Hand
     options: Mapping[str, Any]
@@ -73,14 +74,22 @@ class Reading:
     chows: tuple[Set, ...] = field(init=False, repr=False, compare=False)
     pung_tiles: frozenset[int] = field(init=False, repr=False, compare=False)  # kinds with a pung or kong
     suits: frozenset[int] = field(init=False, repr=False, compare=False)  # suits present (0 m, 1 p, 2 s); honours are not a suit
+    has_honour: bool = field(init=False, repr=False, compare=False)
+    concealed_pungs: int = field(init=False, repr=False, compare=False)  # pungs and kongs counted as concealed (RULINGS 2-3)
+    concealed: bool = field(init=False, repr=False, compare=False)  # 門清 (see below)
 
     def __post_init__(self) -> None:
         tiles = [self.pair, self.pair] if self.pair is not None else []
         pungs: list[Set] = []
         chows: list[Set] = []
+        hidden = 0
         for s in self.sets:
             tiles += s.tiles
-            (pungs if s.is_pung else chows).append(s)
+            if s.is_pung:
+                pungs.append(s)
+                hidden += s.concealed
+            else:
+                chows.append(s)
         tiles += self.extra
         kinds = frozenset(tiles)
         put = object.__setattr__
@@ -90,14 +99,18 @@ class Reading:
         put(self, "chows", tuple(chows))
         put(self, "pung_tiles", frozenset([s.tile for s in pungs]))
         put(self, "suits", frozenset([t // 9 for t in kinds if t < 27]))
+        put(self, "has_honour", bool(kinds) and max(kinds) >= 27)
+        put(self, "concealed_pungs", hidden)
+        put(self, "concealed", _concealed(self.hand, self.options))
 
-    @property
-    def exposed_sets(self) -> int:
-        """Sets called from other players (chi, pon, exposed kong)."""
-        return sum(1 for m in self.hand.melds if m.exposed)
 
-    def event(self, name: str) -> bool:
-        return name in self.hand.events
+def _concealed(hand: Hand, options: Mapping[str, Any]) -> bool:
+    """門清: nothing called from others; a concealed kong keeps it (RULINGS 3), and in
+    hk-taiwan an exposed kong too unless the house says otherwise."""
+    if not hand.exposed_sets:
+        return True
+    kong_ok = options.get("kong_keeps_concealed", False)
+    return not any(m.exposed and not (kong_ok and m.is_kong) for m in hand.melds)
 
 
 def _hand_sets(hand: Hand) -> tuple[Set, ...]:

@@ -103,6 +103,8 @@ class Ruleset:
         or a value out of range is refused by name."""
         if not isinstance(given, Mapping):
             raise RulesetError(f"options must be an object of house-rule switches, got {given!r}")
+        if not given:
+            return self.defaults
         unknown = sorted(set(given) - set(self.options))
         if unknown:
             known = ", ".join(self.options) or "none"
@@ -121,6 +123,16 @@ class Ruleset:
     @cached_property
     def by_id(self) -> Mapping[str, ItemRule]:
         return MappingProxyType({i.id: i for i in self.items})
+
+    @cached_property
+    def alone_ids(self) -> frozenset[str]:
+        """Items that, when they apply, leave no other hand item (七搶一)."""
+        return frozenset(i.id for i in self.items if i.alone)
+
+    @cached_property
+    def defaults(self) -> Mapping[str, Any]:
+        """Every option at its default: the options of a hand that names none."""
+        return MappingProxyType({n: opt.default for n, opt in self.options.items()})
 
     @cached_property
     def instead_of_total(self) -> ItemRule | None:

@@ -27,6 +27,7 @@ PLANTS = (5, 6, 7, 8)
 WHITE, GREEN, RED = 31, 32, 33
 DRAGONS = (WHITE, GREEN, RED)
 WIND_TILES = (27, 28, 29, 30)
+WIND_TILE = dict(zip(WINDS, WIND_TILES))  # seat or round wind -> its tile
 
 _GROUP = re.compile(r"(\d+)([mpszf])")
 
@@ -45,10 +46,6 @@ def is_honour(kind: int) -> bool:
 
 def is_terminal(kind: int) -> bool:
     return kind < 27 and kind % 9 in (0, 8)
-
-
-def wind_tile(wind: str) -> int:
-    return 27 + WINDS.index(wind)
 
 
 def code(kind: int) -> str:
