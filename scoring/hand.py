@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
@@ -164,14 +164,19 @@ def parse_meld(text: str) -> Meld:
     return Meld(kind, tiles[0])
 
 
+NOTATION_CACHE = 1 << 12  # distinct strings of one field kept: melds, winning tiles and flowers recur across hands
+
+
 def _notation(parse: Callable[[str], Any], example: str, error: type[Exception] = TileError) -> PlainValidator:
-    """A field written in tile notation: a string, parsed; anything else refused with an example."""
+    """A field written in tile notation: a string, parsed; anything else refused with an example.
+    What it parses to is immutable, so a string seen before is looked up, not parsed again."""
+    cached = lru_cache(maxsize=NOTATION_CACHE)(parse)
 
     def parsed(value: Any) -> Any:
         if not isinstance(value, str):
             raise refuse("notation", f"must be a string in tile notation such as {shown(example)}, not {shown(value)}")
         try:
-            return parse(value)
+            return cached(value)
         except error as e:
             raise refuse("notation", str(e)) from None
 

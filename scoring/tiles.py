@@ -30,6 +30,8 @@ WIND_TILES = (27, 28, 29, 30)
 WIND_TILE = dict(zip(WINDS, WIND_TILES))  # seat or round wind -> its tile
 
 _GROUP = re.compile(r"(\d+)([mpszf])")
+_WELL_FORMED = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")  # tiles only, every one a real tile
+_KIND = {suit: {str(n): n - 1 + 9 * i for n in range(1, 10)} for i, suit in enumerate("mpsz")}  # suit -> digit -> kind
 
 
 class TileError(ValueError):
@@ -80,9 +82,14 @@ def _groups(text: str) -> list[tuple[str, str]]:
 
 
 def parse_tiles(text: str | list[str]) -> tuple[int, ...]:
-    """Parse `'123m55z'` (or a list of codes) into kind indices, in order."""
+    """Parse `'123m55z'` (or a list of codes) into kind indices, in order. Well-formed
+    text (nearly all of it) is recognised by one expression and read by table; anything
+    else goes the slow way, which names the first problem."""
     if isinstance(text, list):
         text = "".join(text)
+    compact = "".join(text.split())
+    if _WELL_FORMED.fullmatch(compact):
+        return tuple(_KIND[suit][d] for digits, suit in _GROUP.findall(compact) for d in digits)
     kinds: list[int] = []
     for digits, suit in _groups(text):
         if suit == "f":
