@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
@@ -54,29 +54,22 @@ class HandError(ValueError):
 
 @dataclass(frozen=True)
 class Meld:
-    """A called or declared set lying face up (or, for 暗槓, face down) on the table.
-    Its facts are worked out once: a batch reads the same few hundred melds again and again."""
+    """A called or declared set lying face up (or, for 暗槓, face down) on the table."""
 
     kind: str
     tile: int
+    shape: str = field(init=False, repr=False, compare=False)  # chow or pung (a kong is a pung here)
+    is_kong: bool = field(init=False, repr=False, compare=False)
+    exposed: bool = field(init=False, repr=False, compare=False)  # all but 暗槓
+    tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def shape(self) -> str:
-        return CHOW if self.kind == "chi" else PUNG
-
-    @cached_property
-    def is_kong(self) -> bool:
-        return self.kind in ("kong", "ankong")
-
-    @cached_property
-    def exposed(self) -> bool:
-        return self.kind != "ankong"
-
-    @cached_property
-    def tiles(self) -> tuple[int, ...]:
-        if self.kind == "chi":
-            return (self.tile, self.tile + 1, self.tile + 2)
-        return (self.tile,) * (4 if self.is_kong else 3)
+    def __post_init__(self) -> None:
+        chi, kong = self.kind == "chi", self.kind in ("kong", "ankong")
+        put = object.__setattr__
+        put(self, "shape", CHOW if chi else PUNG)
+        put(self, "is_kong", kong)
+        put(self, "exposed", self.kind != "ankong")
+        put(self, "tiles", (self.tile, self.tile + 1, self.tile + 2) if chi else (self.tile,) * (4 if kong else 3))
 
     def __str__(self) -> str:
         digits = "".join(code(t)[0] for t in self.tiles)
@@ -108,6 +101,20 @@ class Hand:
     stakes: Stakes | None = None  # None: the rule set's usual stakes
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     eighth_flower: str | None = None  # seat holding the eighth flower when seven were self-drawn (七搶一 情況一)
+    # Worked out once, when the hand is made: the check, the wait finder and patterns ask again and again.
+    held: tuple[int, ...] = field(init=False, repr=False, compare=False)  # copies of each kind in own hand and melds
+    kongs: int = field(init=False, repr=False, compare=False)  # kongs on the table, exposed or concealed
+    exposed_sets: int = field(init=False, repr=False, compare=False)  # sets called from others (chi, pon, exposed kong)
+
+    def __post_init__(self) -> None:
+        held = counts(self.concealed)
+        for m in self.melds:
+            for t in m.tiles:
+                held[t] += 1
+        put = object.__setattr__
+        put(self, "held", tuple(held))
+        put(self, "kongs", sum(1 for m in self.melds if m.is_kong))
+        put(self, "exposed_sets", sum(1 for m in self.melds if m.exposed))
 
     @property
     def is_dealer(self) -> bool:
@@ -118,30 +125,10 @@ class Hand:
         """Tiles as RULINGS 8 counts them: a kong counts 3."""
         return len(self.concealed) + 3 * len(self.melds)
 
-    @cached_property
-    def kongs(self) -> int:
-        """Kongs on the table, exposed or concealed."""
-        return sum(1 for m in self.melds if m.is_kong)
-
-    @cached_property
-    def exposed_sets(self) -> int:
-        """Sets called from other players (chi, pon, exposed kong)."""
-        return sum(1 for m in self.melds if m.exposed)
-
     @property
     def four_kongs(self) -> bool:
         """四槓牌 on the table: where the rule set says so, a win without a hand (16 or 17 tiles)."""
         return self.kongs == 4
-
-    @cached_property
-    def held(self) -> tuple[int, ...]:
-        """Copies of each kind in the player's own hand and melds; asked by the check and
-        the wait finder, so worked out once."""
-        c = counts(self.concealed)
-        for m in self.melds:
-            for t in m.tiles:
-                c[t] += 1
-        return tuple(c)
 
 
 def parse_meld(text: str) -> Meld:

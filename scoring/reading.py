@@ -37,14 +37,16 @@ class Set:
     called: bool = False  # lies on the table as a chi/pon/kong/ankong
     is_pung: bool = field(init=False, repr=False, compare=False)  # a pung or a kong
     tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    notation: str = field(init=False, repr=False, compare=False)  # its tiles as written: "234m"
 
     def __post_init__(self) -> None:
         tiles = (self.tile, self.tile + 1, self.tile + 2) if self.shape == CHOW else (self.tile,) * (4 if self.shape == KONG else 3)
         object.__setattr__(self, "is_pung", self.shape != CHOW)
         object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "notation", format_tiles(tiles))
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.shape, "tiles": format_tiles(self.tiles), "concealed": self.concealed, "called": self.called}
+        return {"type": self.shape, "tiles": self.notation, "concealed": self.concealed, "called": self.called}
 
 
 @cache

@@ -29,6 +29,8 @@ DRAGONS = (WHITE, GREEN, RED)
 WIND_TILES = (27, 28, 29, 30)
 WIND_TILE = dict(zip(WINDS, WIND_TILES))  # seat or round wind -> its tile
 
+CODES = tuple(f"{n + 1}{suit}" for suit in "mpsz" for n in range(9))[:KINDS]  # kind -> its code: 0 -> "1m"
+
 _GROUP = re.compile(r"(\d+)([mpszf])")
 _WELL_FORMED = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")  # tiles only, every one a real tile
 _KIND = {suit: {str(n): n - 1 + 9 * i for n in range(1, 10)} for i, suit in enumerate("mpsz")}  # suit -> digit -> kind
@@ -51,7 +53,7 @@ def is_terminal(kind: int) -> bool:
 
 
 def code(kind: int) -> str:
-    return f"{kind % 9 + 1}{suit_of(kind)}"
+    return CODES[kind]
 
 
 def kind_of(code_: str) -> int:
@@ -125,10 +127,14 @@ def parse_flowers(text: str | list[str] | None) -> tuple[int, ...]:
 def format_tiles(kinds: list[int] | tuple[int, ...]) -> str:
     """Kind indices back to compact notation, suit by suit: `[0,1,2,27]` -> `123m1z`."""
     out = []
-    for s, suit in enumerate("mpsz"):
-        digits = "".join(str(k % 9 + 1) for k in sorted(kinds) if k // 9 == s)
-        if digits:
-            out.append(digits + suit)
+    suit = ""
+    for k in sorted(kinds):
+        code_ = CODES[k]
+        if code_[1] != suit:
+            out.append(suit)
+            suit = code_[1]
+        out.append(code_[0])
+    out.append(suit)
     return "".join(out)
 
 
