@@ -108,13 +108,16 @@ class Hand:
 
     def __post_init__(self) -> None:
         held = counts(self.concealed)
+        kongs = exposed = 0
         for m in self.melds:
             for t in m.tiles:
                 held[t] += 1
+            kongs += m.is_kong
+            exposed += m.exposed
         put = object.__setattr__
         put(self, "held", tuple(held))
-        put(self, "kongs", sum(1 for m in self.melds if m.is_kong))
-        put(self, "exposed_sets", sum(1 for m in self.melds if m.exposed))
+        put(self, "kongs", kongs)
+        put(self, "exposed_sets", exposed)
 
     @property
     def is_dealer(self) -> bool:

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .decompose import CHOW, PUNG, Shape, splits, waits
+from .decompose import CHOW, HONOURS, PUNG, Shape, splits, waits
 from .hand import Hand
 from .special import specials
-from .tiles import counts, format_tiles
+from .tiles import KINDS, counts, format_tiles
 
 KONG = "kong"
 
@@ -115,6 +115,12 @@ def _concealed(hand: Hand, options: Mapping[str, Any]) -> bool:
     return not any(m.exposed and not (kong_ok and m.is_kong) for m in hand.melds)
 
 
+# Every set the standing tiles can hold, concealed, by its shape: a split's sets are looked up, not made.
+STANDING_SETS = {(PUNG, k): _set(PUNG, k, True) for k in range(KINDS)} | {
+    (CHOW, k): _set(CHOW, k, True) for k in range(HONOURS) if k % 9 <= 6
+}
+
+
 def _hand_sets(hand: Hand) -> tuple[Set, ...]:
     return tuple(_set(KONG if m.is_kong else m.shape, m.tile, not m.exposed, True) for m in hand.melds)
 
@@ -131,9 +137,9 @@ def readings(hand: Hand, options: Mapping[str, Any], shapes: tuple[str, ...] = (
     extra = (lambda c: bool(specials(c, len(called), shapes))) if shapes else None
     held = hand.held  # own copies before the winning tile arrived: standing tiles and melds, less the winning tile
     hand_waits = waits(before, held[:win] + (held[win] - 1,) + held[win + 1 :], extra)
-    out: list[Reading] = _special_readings(hand, options, standing, called, shapes, hand_waits)
+    out: list[Reading] = _special_readings(hand, options, standing, called, shapes, hand_waits) if shapes else []
     for pair, cut in splits(standing):
-        own = tuple(_set(shape, tile, True) for shape, tile in cut)
+        own = tuple([STANDING_SETS[shape] for shape in cut])
         if pair == win:
             out.append(Reading(hand, options, called + own, pair, None, SINGLE, hand_waits))
         seen: set[Shape] = set()

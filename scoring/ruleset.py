@@ -101,6 +101,8 @@ class Ruleset:
     def resolve_options(self, given: Any) -> Mapping[str, Any]:
         """Defaults overridden by the table's choices; an unknown option, a wrong type
         or a value out of range is refused by name."""
+        if type(given) is MappingProxyType and not given:  # what the hand reader gives a hand that names no option
+            return self.defaults
         if not isinstance(given, Mapping):
             raise RulesetError(f"options must be an object of house-rule switches, got {given!r}")
         if not given:
@@ -128,6 +130,26 @@ class Ruleset:
     def alone_ids(self) -> frozenset[str]:
         """Items that, when they apply, leave no other hand item (七搶一)."""
         return frozenset(i.id for i in self.items if i.alone)
+
+    @cached_property
+    def at_once_ids(self) -> frozenset[str]:
+        """Items whose hand is paid at once, never chained (大雞)."""
+        return frozenset(i.id for i in self.items if i.at_once)
+
+    @cached_property
+    def immediate_ids(self) -> frozenset[str]:
+        """Items paid at once by each other player besides the hand (暗槓, 一台花)."""
+        return frozenset(i.id for i in self.items if i.immediate)
+
+    @cached_property
+    def as_self_drawn_ids(self) -> frozenset[str]:
+        """Items paid as self-drawn by all three (四槓牌)."""
+        return frozenset(i.id for i in self.items if i.as_self_drawn)
+
+    @cached_property
+    def unlinked(self) -> frozenset[str]:
+        """Items that replace nothing and that nothing replaces: found, they are kept as they are."""
+        return frozenset(i.id for i in self.items if not i.replaces and i.id not in self.replaced_by)
 
     @cached_property
     def defaults(self) -> Mapping[str, Any]:

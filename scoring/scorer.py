@@ -107,9 +107,10 @@ def _resolve(rs: Ruleset, found: dict[str, Item], options: Mapping[str, Any]) ->
     An item replaced only by items that were themselves replaced stays: 天胡
     replaces 門清自摸, so the 自摸 that 門清自摸 would have absorbed is kept.
     """
-    alone = next((i for i in found if i in rs.alone_ids), None)
-    if alone is not None:
-        return (found[alone],)
+    if not rs.alone_ids.isdisjoint(found):
+        return (found[next(i for i in found if i in rs.alone_ids)],)
+    if rs.unlinked.issuperset(found):  # nothing found replaces or is replaced: the usual dealer items
+        return tuple(found.values())
     kept: dict[str, bool] = {}
 
     def keep(i: str) -> bool:
@@ -167,21 +168,25 @@ def win_payments(seat: str, discarder: str | None, total: int, dealer_total: int
     return out
 
 
-def _payments(hand: Hand, rs: Ruleset, items: tuple[Item, ...], dealer_total: int, payer_items: tuple[Item, ...]) -> tuple[Payment, ...]:
+def _payments(
+    hand: Hand, rs: Ruleset, items: tuple[Item, ...], total: int, dealer_total: int, payer_items: tuple[Item, ...]
+) -> tuple[Payment, ...]:
     """RULINGS 6 (the eighth flower's holder adds what they alone pay), then the
     immediate payments outside the hand value (暗槓, 一台花 ...)."""
     stakes = hand.stakes or rs.stakes
-    kind = "at_once" if any(rs.by_id[i.id].at_once for i in items) else "win"
+    ids = {i.id for i in items}
+    kind = "at_once" if not rs.at_once_ids.isdisjoint(ids) else "win"
     discarder = None if hand.self_drawn else hand.discarder
-    out = win_payments(hand.seat, discarder, sum(i.value for i in items), dealer_total, stakes, kind)
+    out = win_payments(hand.seat, discarder, total, dealer_total, stakes, kind)
     extra = sum(i.value for i in payer_items)
     if extra:
         holder = hand.eighth_flower
         out = [replace(p, points=p.points + extra, amount=p.amount + extra * stakes.point) if p.payer == holder else p for p in out]
-    for item in items:
-        bases = rs.by_id[item.id].immediate * item.count
-        if bases:
-            out += [Payment(w, hand.seat, 0, bases * stakes.base, "immediate") for w in WINDS if w != hand.seat]
+    if not rs.immediate_ids.isdisjoint(ids):
+        for item in items:
+            bases = rs.by_id[item.id].immediate * item.count
+            if bases:
+                out += [Payment(w, hand.seat, 0, bases * stakes.base, "immediate") for w in WINDS if w != hand.seat]
     return tuple(out)
 
 
@@ -189,7 +194,8 @@ def score(hand: Hand) -> Score:
     """The best reading's items and payments; raises HandError naming the problem."""
     rs = load(hand.ruleset)
     options = rs.resolve_options(hand.options)
-    rs.check_events(hand.events, options)
+    if hand.events:
+        rs.check_events(hand.events, options)
     if hand.eighth_flower is not None and not any(i.paid_by == "eighth_flower" for i in rs.items):
         raise RulesetError(f"eighth_flower has no meaning in rule set {rs.id}")
     candidates = readings(hand, options, rs.shapes) if hand.tile_count == 17 else []
@@ -201,15 +207,18 @@ def score(hand: Hand) -> Score:
                 "is not five sets and a pair"
             )
         candidates = [bare]
-    reading, best = max(((r, _items(rs, r)) for r in candidates), key=lambda ri: sum(i.value for i in ri[1]))
+    if len(candidates) == 1:  # most hands read one way
+        reading, best = candidates[0], _items(rs, candidates[0])
+    else:
+        reading, best = max(((r, _items(rs, r)) for r in candidates), key=lambda ri: sum(i.value for i in ri[1]))
     items = _paid_instead(rs, reading, best)
     total = sum(i.value for i in items)
     if total < rs.minimum:
         raise HandError(f"below the minimum: {total} {rs.unit}, rule set {rs.id} needs at least {rs.minimum}")
-    as_self_drawn = [i.id for i in items if rs.by_id[i.id].as_self_drawn]
+    as_self_drawn = [i.id for i in items if i.id in rs.as_self_drawn_ids]
     if as_self_drawn and not hand.self_drawn:
         raise HandError(f"{', '.join(as_self_drawn)} is paid as self-drawn by all three: set self_drawn")
     dealer_items = _items(rs, reading, dealer=True)
     payer_items = _items(rs, reading, paid_by="eighth_flower") if hand.eighth_flower else ()
-    payments = _payments(hand, rs, items, sum(i.value for i in dealer_items), payer_items)
+    payments = _payments(hand, rs, items, total, sum(i.value for i in dealer_items), payer_items)
     return Score(rs, hand, reading, items, dealer_items, payments, payer_items)
