@@ -114,10 +114,7 @@ class Hand:
                 held[t] += 1
             kongs += m.is_kong
             exposed += m.exposed
-        put = object.__setattr__
-        put(self, "held", tuple(held))
-        put(self, "kongs", kongs)
-        put(self, "exposed_sets", exposed)
+        self.__dict__.update(held=tuple(held), kongs=kongs, exposed_sets=exposed)  # frozen: set once, in one call
 
     @property
     def is_dealer(self) -> bool:
@@ -205,23 +202,11 @@ class HandIn(Strict):
 def hand_from_json(obj: Any) -> Hand:
     """Read one hand object of the CLI contract; raises HandError naming the problem."""
     h = check(HandIn, obj, HandError, "a hand")
-    hand = Hand(
-        ruleset=h.ruleset,
-        concealed=h.concealed,
-        melds=tuple(h.melds),
-        flowers=h.flowers,
-        winning_tile=h.winning_tile,
-        self_drawn=h.self_drawn,
-        seat=h.seat,
-        round=h.round,
-        streak=h.streak,
-        discarder=h.discarder,
-        events=frozenset(h.events),
-        pool=h.pool,
-        stakes=None if h.stakes is None else Stakes(h.stakes.base, h.stakes.point),
-        options=MappingProxyType(h.options),
-        eighth_flower=h.eighth_flower,
-    )
+    stakes = None if h.stakes is None else Stakes(h.stakes.base, h.stakes.point)
+    hand = Hand(  # in field order: fifteen keywords cost as much again as making the hand
+        h.ruleset, h.concealed, tuple(h.melds), h.flowers, h.winning_tile, h.self_drawn, h.seat, h.round, h.streak,
+        h.discarder, frozenset(h.events), h.pool, stakes, MappingProxyType(h.options), h.eighth_flower,
+    )  # fmt: skip
     validate(hand)
     return hand
 

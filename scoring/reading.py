@@ -55,7 +55,7 @@ def _set(shape: str, tile: int, concealed: bool, called: bool = False) -> Set:
     return Set(shape, tile, concealed, called)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Reading:
     """One way to read a winning hand. The facts patterns ask for again and again
     (its kinds, pungs, chows, suits, whether it is concealed) are worked out once, when
@@ -94,16 +94,17 @@ class Reading:
                 chows.append(s)
         tiles += self.extra
         kinds = frozenset(tiles)
-        put = object.__setattr__
-        put(self, "complete", self.pair is not None)
-        put(self, "kinds", kinds)
-        put(self, "pungs", tuple(pungs))
-        put(self, "chows", tuple(chows))
-        put(self, "pung_tiles", frozenset([s.tile for s in pungs]))
-        put(self, "suits", frozenset([t // 9 for t in kinds if t < 27]))
-        put(self, "has_honour", bool(kinds) and max(kinds) >= 27)
-        put(self, "concealed_pungs", hidden)
-        put(self, "concealed", _concealed(self.hand, self.options))
+        self.__dict__.update(  # frozen: set once, here, in one call (object.__setattr__ per field costs more than the rest)
+            complete=self.pair is not None,
+            kinds=kinds,
+            pungs=tuple(pungs),
+            chows=tuple(chows),
+            pung_tiles=frozenset([s.tile for s in pungs]),
+            suits=frozenset([t // 9 for t in kinds if t < 27]),
+            has_honour=bool(kinds) and max(kinds) >= 27,
+            concealed_pungs=hidden,
+            concealed=_concealed(self.hand, self.options),
+        )
 
 
 def _concealed(hand: Hand, options: Mapping[str, Any]) -> bool:

@@ -14,6 +14,7 @@ from .ruleset import ItemRule, Ruleset, RulesetError, load
 from .tiles import WINDS, code, format_tiles
 
 ITEM_CACHE = 1 << 12  # distinct (item, value, note) kept; the four rule sets make a few hundred
+PAYMENT_CACHE = 1 << 12  # distinct payments kept
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,12 @@ def dealer_items_for(rs: Ruleset, streak: int) -> tuple[Item, ...]:
     return _items(rs, reading, dealer=True)
 
 
+@lru_cache(maxsize=PAYMENT_CACHE)
+def _payment(payer: str, payee: str, points: int, amount: int, kind: str) -> Payment:
+    """Payments are immutable and repeat (four seats, a few values at the usual stakes): one instance serves many hands."""
+    return Payment(payer, payee, points, amount, kind)
+
+
 def win_payments(seat: str, discarder: str | None, total: int, dealer_total: int, stakes: Stakes, kind: str = "win") -> list[Payment]:
     """RULINGS 5-6 by seat wind: a self-draw (no discarder) is paid by the other three, a
     discard by the discarder; dealer items count where the dealer (E) wins or pays."""
@@ -164,7 +171,7 @@ def win_payments(seat: str, discarder: str | None, total: int, dealer_total: int
     out = []
     for payer in payers:
         points = total + (dealer_total if "E" in (payer, seat) else 0)
-        out.append(Payment(payer, seat, points, stakes.base + points * stakes.point, kind))
+        out.append(_payment(payer, seat, points, stakes.base + points * stakes.point, kind))
     return out
 
 
@@ -186,7 +193,7 @@ def _payments(
         for item in items:
             bases = rs.by_id[item.id].immediate * item.count
             if bases:
-                out += [Payment(w, hand.seat, 0, bases * stakes.base, "immediate") for w in WINDS if w != hand.seat]
+                out += [_payment(w, hand.seat, 0, bases * stakes.base, "immediate") for w in WINDS if w != hand.seat]
     return tuple(out)
 
 
