@@ -261,8 +261,8 @@ def validate(hand: Hand) -> None:
     copies = list(hand.held)
     for t in hand.pool:
         copies[t] += 1
-    over = [code(k) for k in range(KINDS) if copies[k] > 4]
-    if over:
+    if max(copies) > 4:
+        over = [code(k) for k in range(KINDS) if copies[k] > 4]
         raise HandError(f"a fifth copy of {', '.join(over)}: the set has four of each tile")
     if hand.winning_tile is not None and hand.winning_tile not in hand.concealed:
         raise HandError(f"winning tile {code(hand.winning_tile)} is not among the concealed tiles (they include the winning tile)")

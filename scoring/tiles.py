@@ -91,7 +91,10 @@ def parse_tiles(text: str | list[str]) -> tuple[int, ...]:
         text = "".join(text)
     compact = "".join(text.split())
     if _WELL_FORMED.fullmatch(compact):
-        return tuple(_KIND[suit][d] for digits, suit in _GROUP.findall(compact) for d in digits)
+        kinds: list[int] = []
+        for digits, suit in _GROUP.findall(compact):
+            kinds += map(_KIND[suit].__getitem__, digits)
+        return tuple(kinds)
     kinds: list[int] = []
     for digits, suit in _groups(text):
         if suit == "f":
