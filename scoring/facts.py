@@ -9,7 +9,10 @@ fields of the reading itself, worked out once when it is made.
 from __future__ import annotations
 
 from .reading import Reading
-from .tiles import WIND_TILES
+from .tiles import PLANTS, SEASONS, WIND_TILES
+
+SEASON_SET = frozenset(SEASONS)
+PLANT_SET = frozenset(PLANTS)
 
 
 def pung_of(r: Reading, tile: int) -> bool:
@@ -20,6 +23,11 @@ def pung_of(r: Reading, tile: int) -> bool:
 def wind_pungs(r: Reading) -> int:
     """How many of 東南西北 are pungs or kongs."""
     return len(r.pung_tiles.intersection(WIND_TILES))
+
+
+def flower_group(r: Reading, group: frozenset[int]) -> bool:
+    """All four flowers of one group (春夏秋冬 or 梅蘭菊竹) in the hand."""
+    return len(r.hand.flowers) >= 4 and group.issubset(r.hand.flowers)
 
 
 def standard(r: Reading) -> bool:

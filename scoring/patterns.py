@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .facts import pung_of
+from .facts import PLANT_SET, SEASON_SET, flower_group, pung_of, wind_pungs
 from .reading import TWO_SIDED, WAIT_NAMES, Reading
 from .tiles import (
     DRAGONS,
@@ -29,8 +29,6 @@ from .tiles import (
 Result = int | tuple[int, str]
 Pattern = Callable[[Reading], Result]
 
-SEASON_SET = frozenset(SEASONS)
-PLANT_SET = frozenset(PLANTS)
 REPLACEMENTS = ("replacement", "double_replacement")
 LAST_TILES = ("last_tile", "last_discard")
 
@@ -134,11 +132,11 @@ def seat_flower_plants(r: Reading) -> Result:
 
 
 def flower_kong_seasons(r: Reading) -> Result:
-    return int(len(r.hand.flowers) >= 4 and SEASON_SET.issubset(r.hand.flowers))
+    return int(flower_group(r, SEASON_SET))
 
 
 def flower_kong_plants(r: Reading) -> Result:
-    return int(len(r.hand.flowers) >= 4 and PLANT_SET.issubset(r.hand.flowers))
+    return int(flower_group(r, PLANT_SET))
 
 
 def eight_flowers(r: Reading) -> Result:
@@ -210,7 +208,7 @@ def big_dragons(r: Reading) -> Result:
 
 
 def small_winds(r: Reading) -> Result:
-    return int(r.pair in WIND_TILES and len(r.pung_tiles.intersection(WIND_TILES)) == 3)
+    return int(r.pair in WIND_TILES and wind_pungs(r) == 3)
 
 
 def big_winds(r: Reading) -> Result:

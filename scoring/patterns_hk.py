@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 
 from .decompose import CHOW
-from .facts import pung_of, standard, wind_pungs
-from .patterns import PLANT_SET, SEASON_SET, Result
+from .facts import PLANT_SET, SEASON_SET, flower_group, pung_of, standard, wind_pungs
+from .patterns import Result
 from .reading import CLOSED, EDGE, PAIR_WAIT, SINGLE, Reading
 from .tiles import DRAGONS, SEASONS, SEAT_FLOWERS, WIND_TILE, WIND_TILES, is_honour, is_terminal, name
 
@@ -89,8 +89,7 @@ def flowers(r: Reading) -> Result:
 
 
 def _full_group(r: Reading) -> bool:
-    have = r.hand.flowers
-    return len(have) >= 4 and (SEASON_SET.issubset(have) or PLANT_SET.issubset(have))
+    return flower_group(r, SEASON_SET) or flower_group(r, PLANT_SET)
 
 
 def flower_grass(r: Reading) -> Result:
