@@ -33,7 +33,7 @@ CODES = tuple(f"{n + 1}{suit}" for suit in "mpsz" for n in range(9))[:KINDS]  # 
 
 _GROUP = re.compile(r"(\d+)([mpszf])")
 _WELL_FORMED = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")  # tiles only, every one a real tile
-_KIND = {suit: {str(n): n - 1 + 9 * i for n in range(1, 10)} for i, suit in enumerate("mpsz")}  # suit -> digit -> kind
+_KIND = {suit: {c[0]: k for k, c in enumerate(CODES) if c[1] == suit} for suit in "mpsz"}  # suit -> digit -> kind
 
 
 class TileError(ValueError):
