@@ -203,7 +203,7 @@ def hand_from_json(obj: Any) -> Hand:
     """Read one hand object of the CLI contract; raises HandError naming the problem."""
     h = check(HandIn, obj, HandError, "a hand")
     stakes = None if h.stakes is None else Stakes(h.stakes.base, h.stakes.point)
-    hand = Hand(  # in field order: fifteen keywords cost as much again as making the hand
+    hand = Hand(  # in field order: fifteen keywords add a third to making the hand (4.9 -> 6.6 us)
         h.ruleset, h.concealed, tuple(h.melds), h.flowers, h.winning_tile, h.self_drawn, h.seat, h.round, h.streak,
         h.discarder, frozenset(h.events), h.pool, stakes, MappingProxyType(h.options), h.eighth_flower,
     )  # fmt: skip
@@ -215,7 +215,7 @@ def _contradiction(hand: Hand) -> str | None:
     ev, sd = hand.events, hand.self_drawn
     if not ev and hand.eighth_flower is None:  # every rule below needs an event or eighth_flower
         return None
-    exposed = any(m.exposed for m in hand.melds)
+    exposed = hand.exposed_sets > 0
     rules = [
         ("robbing_kong" in ev and sd, "robbing a kong (robbing_kong) is a win on another player's tile, not self-drawn"),
         (bool(ev & {"replacement", "double_replacement"}) and not sd, "a win on a replacement tile is self-drawn"),
