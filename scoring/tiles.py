@@ -86,7 +86,7 @@ def _groups(text: str) -> list[tuple[str, str]]:
 def parse_tiles(text: str | list[str]) -> tuple[int, ...]:
     """Parse `'123m55z'` (or a list of codes) into kind indices, in order. Well-formed
     text (nearly all of it) is recognised by one expression and read by table; anything
-    else goes the slow way, which names the first problem."""
+    else (the empty string too) goes the slow way, which names the first problem."""
     if isinstance(text, list):
         text = "".join(text)
     compact = "".join(text.split())
