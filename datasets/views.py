@@ -218,10 +218,11 @@ def draw(
                 continue
             if s.code == "rack":
                 tex = plain_back
-            elif paint == "face" and s.code != "back":
-                tex = textures.setdefault(s.code, face_texture(faces.get(s.code), look.front))
             elif paint == "face":
-                tex = textures.setdefault("", face_texture(None, look.front))
+                key = "" if s.code == "back" else s.code  # "": the blank face of a tile face down
+                if key not in textures:
+                    textures[key] = face_texture(faces.get(s.code) if key else None, look.front)
+                tex = textures[key]
             else:
                 tex = plain_back if paint == "back" else layers
             shade = look.ambient + (1 - look.ambient) * max(0.0, float(normal @ look.light))
