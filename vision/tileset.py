@@ -207,15 +207,20 @@ class Profile:
     def save(self, where: Path | None = None) -> Path:
         """Written whole to a temporary file, then moved over the old one."""
         path = path_of(self.name, where)
-        path.parent.mkdir(parents=True, exist_ok=True)
         meta = {"format": FORMAT, "name": self.name, "readers": self.readers}
         buffer = io.BytesIO()
         arrays = {"kinds": np.array(self.kinds, dtype="U2"), "embeddings": self.embeddings.astype(np.float32), "crops": self.crops.astype(np.uint8)}
         np.savez_compressed(buffer, **arrays, meta=np.array(json.dumps(meta)))
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(buffer.getvalue())
-        tmp.replace(path)
+        _write_whole(path, buffer.getvalue())
         return path
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """`data` written to a temporary file beside `path`, then moved over it: a reader sees the old file or the new, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
 
 
 def path_of(name: str, where: Path | None = None) -> Path:
@@ -283,11 +288,7 @@ def choose(name: str | None, where: Path | None = None) -> None:
     """Make the stored set `name` the active one, or none (None); written whole, then moved."""
     if name is not None and name not in names(where):
         raise ProfileError(f"no tile set {name!r} in {where or folder()}")
-    path = (where or folder()) / ACTIVE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"active": name}), encoding="utf-8")
-    tmp.replace(path)
+    _write_whole((where or folder()) / ACTIVE, json.dumps({"active": name}).encode())
 
 
 def active_profile(faces: Path = DEFAULT_FACES, where: Path | None = None) -> Profile | None:
