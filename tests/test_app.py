@@ -8,7 +8,7 @@ import tomllib
 import numpy as np
 import pytest
 from conftest import ROOT
-from render import render_sheet_photo
+from render import SHEET, render_sheet_photo
 from streamlit.testing.v1 import AppTest
 
 from vision import tileset
@@ -189,9 +189,6 @@ def test_a_new_session_is_the_one_shown():
     at.button(key="new_session").click().run()
     assert at.session_state.ledger_pick != first
     assert "Eve" in at.selectbox(key="ledger_pick").format_func(at.selectbox(key="ledger_pick").value)
-
-
-SHEET = "123456789m123456789p123456789s1234567z12345678f"
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import ROOT
-from render import render_hand, render_sheet_photo
+from render import SHEET, render_hand, render_sheet_photo
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is installed by `make test`")
@@ -270,7 +270,6 @@ def _learn(page, sheet: Path, tiles: str, learnt: str) -> None:
 @pytest.mark.shared("art")
 def test_a_player_teaches_their_set_and_a_correction_teaches_it_more_with_an_undo(browser, server, tilesets, tmp_path):
     from vision import overlay, tileset
-    from vision.tileset import SHEET
     from vision.correction import Correction
     from vision.detector import Detector
     from vision.image import load

@@ -13,14 +13,13 @@ import cv2
 import numpy as np
 import pytest
 from conftest import ROOT
+from render import SHEET, SHEET_SEED, render_sheet_photo
+from render import SHEET_STYLE as HELD_OUT
 
 import taiscore_cli
 from vision import tileset
 from vision.detector import Detector
 
-SHEET = "123456789m123456789p123456789s1234567z12345678f"
-HELD_OUT = "lietxia"
-SHEET_SEED = 2  # a sheet whose 42 tiles the shipped detector finds (of some it finds 40 or 41)
 HANDS = range(50_000, 50_008)
 
 
@@ -132,11 +131,8 @@ def store(tmp_path, monkeypatch):
     return tmp_path / "tilesets"
 
 
-def test_learning_stores_a_set_and_adds_to_it_and_it_is_listed_shown_and_deleted(capsys, store, tmp_path, art):
-    from datasets.sheet import render_sheet
-
-    sheet = tmp_path / "sheet.png"
-    cv2.imwrite(str(sheet), render_sheet(art[HELD_OUT], SHEET_SEED))
+def test_learning_stores_a_set_and_adds_to_it_and_it_is_listed_shown_and_deleted(capsys, store, tmp_path):
+    sheet = render_sheet_photo(tmp_path / "sheet.png")
     code, out, _ = _cli(capsys, "tileset", "learn", "home", f"{sheet}={SHEET}")
     assert code == 0 and json.loads(out)["kinds"] == 42 and (store / "home.npz").is_file()
     code, out, _ = _cli(capsys, "tileset", "learn", "home", f"{sheet}={SHEET}")
@@ -147,11 +143,8 @@ def test_learning_stores_a_set_and_adds_to_it_and_it_is_listed_shown_and_deleted
     assert _cli(capsys, "tileset", "delete", "home")[0] == 0 and not (store / "home.npz").exists()
 
 
-def test_a_photo_whose_tile_count_differs_stores_nothing(capsys, store, tmp_path, art):
-    from datasets.sheet import render_sheet
-
-    sheet = tmp_path / "sheet.png"
-    cv2.imwrite(str(sheet), render_sheet(art[HELD_OUT], SHEET_SEED))
+def test_a_photo_whose_tile_count_differs_stores_nothing(capsys, store, tmp_path):
+    sheet = render_sheet_photo(tmp_path / "sheet.png")
     code, out, err = _cli(capsys, "tileset", "learn", "home", f"{sheet}={SHEET}", f"{sheet}=1m2m")
     assert code == 2 and out == "" and err == f"taiscore: {sheet}: 42 tiles found, 2 named\n"
     assert not store.exists() or not list(store.iterdir())
