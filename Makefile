@@ -3,7 +3,9 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
-APT_PACKAGES := chromium postgresql librsvg2-bin kdegames-mahjongg-data-kf5 fonts-noto-cjk
+APT_PACKAGES := chromium postgresql librsvg2-bin kdegames-mahjongg-data-kf5 fonts-noto-cjk \
+	fonts-arphic-ukai fonts-arphic-uming fonts-cns11643-kai fonts-cns11643-sung fonts-cwtex-ming fonts-cwtex-heib \
+	fonts-cwtex-yen fonts-cwtex-fs fonts-cwtex-kai fonts-lxgw-wenkai fonts-wqy-zenhei
 
 .PHONY: run test bench train train-faces train-flowers export eval eval-generalisation dataset clean
 
@@ -15,8 +17,7 @@ $(VENV)/.runtime: pyproject.toml
 $(VENV)/.test: $(VENV)/.runtime
 	$(PY) -m pip install -q -e '.[test]'
 	# a real browser, a real PostgreSQL server, and the art tools of the photo generator
-	test -x /usr/bin/chromium && ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v rsvg-convert >/dev/null && \
-		test -d /usr/share/kmahjongglib && test -f /usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc || \
+	dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES))
 	touch $@
 

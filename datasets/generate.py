@@ -1,4 +1,6 @@
 """`make dataset`: synthetic photos of winning hands as a YOLO dataset, plus a contact sheet.
+Drawn from the trained art styles only (`datasets.faces.TRAINED`): the held-out ones stay
+unseen, for `make eval-generalisation`.
 
 Deterministic: image i of seed s is rendered from seed s * 1_000_003 + i, whatever the
 number of workers; `--scenes` mixes in photos from where a player sits (`views.py`),
@@ -23,8 +25,7 @@ import numpy as np
 from vision.classes import CLASSES
 
 from . import views
-
-from .faces import build
+from .faces import TRAINED, build
 from .scene import Photo, render
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "work" / "datasets" / "synthetic"
@@ -63,7 +64,7 @@ def _one(args: tuple[int, int, Path, int, dict[str, float]]) -> int:
     seed, i, out, max_side, mix = args
     global _FACES
     if _FACES is None:
-        _FACES = build()
+        _FACES = build(list(TRAINED))
     photo = KINDS[scene_for(mix, seed, i)](_FACES, image_seed(seed, i), max_side)
     write(photo, out, f"syn_{seed}_{i:06d}", quality=int(np.random.default_rng(image_seed(seed, i)).integers(40, 96)))
     return len(photo.boxes)
@@ -142,7 +143,7 @@ def crops_sheet(out: Path, per_kind: int = 12, cell: int = 64) -> Path:
 def generate(n: int, seed: int, out: Path, max_side: int = 1280, workers: int = 2, mix: dict[str, float] | None = None) -> None:
     for sub in ("images", "labels", "hands"):
         (out / sub).mkdir(parents=True, exist_ok=True)
-    build()  # render the face cache once, before the workers read it
+    build(list(TRAINED))  # render the face cache once, before the workers read it
     start, boxes = time.time(), 0
     jobs = [(seed, i, out, max_side, mix or {"hand": 1.0}) for i in range(n)]
     with Pool(workers) as pool:

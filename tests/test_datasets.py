@@ -13,12 +13,10 @@ import pytest
 from render import tile_image
 from synthetic_faces import MARKS, marked_faces
 
-from datasets import mirrored, real
-from datasets.faces import build
-from datasets import views
+from datasets import mirrored, real, views
+from datasets.faces import DRAWN_FONTS, HELD_OUT, STYLES, TRAINED, build
 from datasets.generate import crops_sheet, generate, parse_mix, scene_for, write
-from datasets.scene import Photo
-from datasets.scene import SCENES, TABLES, layout, render, render_scene, table_top
+from datasets.scene import SCENES, TABLES, Photo, layout, render, render_scene, table_top
 from scoring.random_hands import random_hand
 from scoring.tiles import code, parse_flowers, parse_tiles
 from vision.classes import CLASSES, INDEX
@@ -33,6 +31,34 @@ def faces():
 def test_every_art_source_gives_faces(faces):
     assert {"samoheen", "lietxia", "taiwan-drawn", "fluffy-regular", "kmahjongg-jade"} <= set(faces)
     assert all(len(f) == 42 for s, f in faces.items() if not s.startswith("fluffy"))
+
+
+@pytest.mark.shared("art")
+def test_faces_are_drawn_with_every_font_and_look(faces):
+    drawn = [s for s in faces if s.startswith("drawn-")]
+    assert {s.split("-", 1)[1].rsplit("-", 1)[0] for s in drawn} == set(DRAWN_FONTS)
+    assert len(drawn) == 3 * len(DRAWN_FONTS) and all(len(faces[s]) == 42 for s in drawn)
+    looks = [faces[f"drawn-ukai-{k}"]["5z"] for k in range(3)]
+    assert not np.array_equal(looks[0], looks[1]) and not np.array_equal(looks[1], looks[2])  # 白 framed twice, once empty
+
+
+def test_held_out_styles_are_whole_sources_and_never_trained_on():
+    assert set(HELD_OUT) <= set(STYLES) and set(HELD_OUT).isdisjoint(TRAINED) and set(HELD_OUT) | set(TRAINED) == set(STYLES)
+    assert {"lietxia", "kmahjongg-jade"} <= set(HELD_OUT)
+    assert {s for s in STYLES if s.startswith("drawn-cwkai-")} <= set(HELD_OUT)  # every look of the held-out font
+
+
+@pytest.mark.shared("art")
+def test_the_generator_draws_only_trained_styles(tmp_path, monkeypatch):
+    import datasets.generate as gen
+
+    asked = []
+    monkeypatch.setattr(gen, "build", lambda styles=None: asked.append(styles) or build(["samoheen"]))
+    monkeypatch.setattr(gen, "_FACES", None)
+    for sub in ("images", "labels", "hands"):
+        (tmp_path / sub).mkdir()
+    gen._one((0, 0, tmp_path, 320, {"hand": 1.0}))
+    assert asked == [list(TRAINED)]
 
 
 @pytest.mark.shared("art")
