@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.classes import BACK, CLASSES
 from vision.faces import FACES, MARGIN, SIZE, crop, crop_matrix
+from vision.models import HONG_KONG_KEY
 
 from .embedding import add_embedding
 from .env import ROOT, WORK
@@ -49,14 +50,14 @@ class Tiles:
         return Tiles(self.photos, self.names, self.rows[keep])
 
 
-def load_tiles(folder: Path) -> Tiles:
-    """A YOLO folder (`images/`, `labels/`) read into memory."""
+def load_tiles(*folders: Path) -> Tiles:
+    """YOLO folders (`images/`, `labels/`) read into memory, one after another."""
     from datasets.real import corners
 
     photos, names, rows = [], [], []
-    for img in sorted((folder / "images").iterdir()):
+    for img in sorted(p for folder in folders for p in (folder / "images").iterdir()):
         photo = cv2.imread(str(img))
-        label = folder / "labels" / (img.stem + ".txt")
+        label = img.parent.parent / "labels" / (img.stem + ".txt")
         if photo is None or not label.exists():
             continue
         h, w = photo.shape[:2]
@@ -224,10 +225,17 @@ def measured(net, tiles: Tiles, seed: int = 0) -> dict:
     return {"tiles": int(up.sum()), "accuracy": round(float(right.mean()), 4), "flowers": round(float(right[flower].mean()), 4), "iou_given": round(iou(given), 4), "iou_placed": round(iou(placed), 4), "per_face": per}
 
 
-def to_onnx(net, out: Path, size: int, outputs: list[str], classes: tuple[str, str]) -> None:
+def saw_hong_kong(data: list[Path]) -> bool:
+    """Whether a run trains on any of the real Hong Kong photos (`work/datasets/real/...`)."""
+    return any(f.resolve().is_relative_to(DEFAULT_DATA.parent.resolve()) for f in data)
+
+
+def to_onnx(net, out: Path, size: int, outputs: list[str], classes: tuple[str, str], hong_kong: bool) -> None:
     """A reader as ONNX: `crops` (N x 3 x size x size) in, `outputs` out, the batch
-    dynamic, and its classes in the metadata (`classes`: key, the names' repr); then the
-    pooled features as `embedding`, for the tile-set profiles."""
+    dynamic, its classes in the metadata (`classes`: key, the names' repr) and whether
+    it ever saw the Hong Kong photos (`hong_kong_photos`: "trained on" or "never seen",
+    which `make eval-generalisation` reads); then the pooled features as `embedding`,
+    for the tile-set profiles."""
     import onnx
     import torch
 
@@ -245,15 +253,16 @@ def to_onnx(net, out: Path, size: int, outputs: list[str], classes: tuple[str, s
     )
     model = onnx.load(str(out))
     model.metadata_props.add(key=classes[0], value=classes[1])
+    model.metadata_props.add(key=HONG_KONG_KEY, value="trained on" if hong_kong else "never seen")
     onnx.save(model, str(out))
     add_embedding(out)
 
 
-def export(net, out: Path = MODEL) -> Path:
+def export(net, out: Path = MODEL, hong_kong: bool = True) -> Path:
     """ONNX with a dynamic batch and the 42 faces in its metadata; for the shipped file,
     the golden crops and the network's own readings of them too (`tests/golden/faces.*`),
     which the tests hold the ONNX file to."""
-    to_onnx(net, out, SIZE, ["logits", "box"], ("faces", repr(FACES)))
+    to_onnx(net, out, SIZE, ["logits", "box"], ("faces", repr(FACES)), hong_kong)
     if out == MODEL:
         record_golden(net)
     return out
@@ -308,10 +317,19 @@ def resumed(run: Path, net, opt, sched, rng: np.random.Generator) -> int:
     return state["epoch"] + 1
 
 
-def checkpoint(run: Path, net, opt, sched, rng: np.random.Generator, epoch: int) -> None:
+def checkpoint(run: Path, net, opt, sched, rng: np.random.Generator, epoch: int, hong_kong: bool) -> None:
+    """`hong_kong`: whether these weights ever saw the Hong Kong photos, for a reader started from them."""
     import torch
 
-    torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "rng": rng.bit_generator.state, "epoch": epoch}, run / "last.pt")
+    state = {"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "rng": rng.bit_generator.state, "epoch": epoch, "hong_kong": hong_kong}
+    torch.save(state, run / "last.pt")
+
+
+def started_from_hong_kong(start: Path) -> bool:
+    """Whether a checkpoint's weights saw the Hong Kong photos; one that does not say, did."""
+    import torch
+
+    return bool(torch.load(start, weights_only=False).get("hong_kong", True))
 
 
 def begun(args: argparse.Namespace) -> tuple[Tiles, np.random.Generator]:
@@ -321,11 +339,11 @@ def begun(args: argparse.Namespace) -> tuple[Tiles, np.random.Generator]:
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    if args.data == DEFAULT_DATA and not DEFAULT_DATA.is_dir():
+    if DEFAULT_DATA in args.data and not DEFAULT_DATA.is_dir():
         from .train import dataset_yaml
 
         dataset_yaml(None)
-    return load_tiles(args.data), np.random.default_rng(args.seed)
+    return load_tiles(*args.data), np.random.default_rng(args.seed)
 
 
 def train(args: argparse.Namespace) -> dict:
@@ -334,8 +352,10 @@ def train(args: argparse.Namespace) -> dict:
     tiles, rng = begun(args)
     hold = np.array([held_out(tiles.names[int(r[0])], args.holdout) for r in tiles.rows], bool)
     fit, check = tiles.subset(~hold), tiles.subset(hold)
+    unseen = load_tiles(args.measure) if args.measure else None
     print(f"{len(tiles.photos)} photos, {len(fit.rows)} tiles to train on, {len(check.rows)} held out")
     net = build_net()
+    hong_kong = saw_hong_kong(args.data) or args.start is not None and started_from_hong_kong(args.start)
     if args.start:
         missing = net.load_state_dict(torch.load(args.start, weights_only=False)["net"], strict=False).missing_keys
         print(f"starting from {args.start}" + (f"; new: {', '.join(missing)}" if missing else ""))
@@ -364,21 +384,27 @@ def train(args: argparse.Namespace) -> dict:
         if len(check.rows):
             got = measured(net, check)
             line += f", held out: accuracy {got['accuracy']:.4f}, flowers {got['flowers']:.4f}, box IoU {got['iou_given']:.4f} -> {got['iou_placed']:.4f}"
+        if unseen is not None and ((epoch + 1) % 3 == 0 or epoch + 1 == args.epochs):
+            got = measured(net, unseen)
+            line += f", {args.measure.name}: accuracy {got['accuracy']:.4f}, flowers {got['flowers']:.4f}"
         print(line, flush=True)
-        checkpoint(run, net, opt, sched, rng, epoch)
+        checkpoint(run, net, opt, sched, rng, epoch, hong_kong)
     result = {"name": args.name, "epochs": args.epochs, "train_tiles": len(fit.rows)}
     if len(check.rows):
         result["held_out"] = measured(net, check)
+    if unseen is not None:
+        result["measured_on"] = {"folder": str(args.measure), **measured(net, unseen)}
     (run / "result.json").write_text(json.dumps(result, indent=1))
     if args.export:
-        print(export(net, args.out))
+        print(export(net, args.out, hong_kong))
     return result
 
 
 def run_arguments(description: str, name: str, epochs: int, batch: int, lr: float, model: Path) -> argparse.ArgumentParser:
     """The options every reader's training run takes; each adds its own."""
     p = argparse.ArgumentParser(description=description)
-    p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a YOLO folder (images/, labels/); by default the real training photos, built as `make train` builds them")
+    p.add_argument("--data", type=Path, nargs="+", default=[DEFAULT_DATA], help="YOLO folders (images/, labels/) trained on together; by default the real training photos, built as `make train` builds them")
+    p.add_argument("--measure", type=Path, help="a YOLO folder never trained on, read from its labelled boxes every third epoch and at the end (e.g. the Hong Kong validation photos, for a reader trained without them)")
     p.add_argument("--name", default=name)
     p.add_argument("--epochs", type=int, default=epochs)
     p.add_argument("--batch", type=int, default=batch)

@@ -22,7 +22,21 @@ import numpy as np
 from vision.flowers import FLOWER_FACES, FLOWERS, SIZE
 
 from .env import ROOT, WORK
-from .faces import augmented, begun, build_net, checkpoint, golden_crops, held_out, plain, resumed, run_arguments, to_onnx
+from .faces import (
+    augmented,
+    begun,
+    build_net,
+    checkpoint,
+    golden_crops,
+    held_out,
+    load_tiles,
+    plain,
+    resumed,
+    run_arguments,
+    saw_hong_kong,
+    started_from_hong_kong,
+    to_onnx,
+)
 
 MODEL = ROOT / "models" / "taiscore-flowers.onnx"
 
@@ -61,7 +75,7 @@ def accuracy(net, tiles, batch: int = 128) -> float:
     return float((np.concatenate(read) == truth).mean()) if len(truth) else 0.0
 
 
-def export(net, out: Path = MODEL) -> Path:
+def export(net, out: Path = MODEL, hong_kong: bool = True) -> Path:
     """ONNX with a dynamic batch and the 8 flowers in its metadata; for the shipped file,
     the golden crops and the network's own logits for them (`tests/golden/flowers.*`)."""
     import torch
@@ -70,7 +84,7 @@ def export(net, out: Path = MODEL) -> Path:
 
     from .golden import GOLDEN
 
-    to_onnx(net, out, SIZE, ["logits"], ("flowers", repr(FLOWERS)))
+    to_onnx(net, out, SIZE, ["logits"], ("flowers", repr(FLOWERS)), hong_kong)
     if out == MODEL:
         with torch.no_grad():
             logits = net(torch.from_numpy(blob(golden_crops("flowers", SIZE))))
@@ -78,15 +92,25 @@ def export(net, out: Path = MODEL) -> Path:
     return out
 
 
+def is_flower(tiles) -> np.ndarray:
+    return (tiles.rows[:, 5] >= FLOWER_FACES.start) & (tiles.rows[:, 5] < FLOWER_FACES.stop)
+
+
+def flowers_of(tiles):
+    return tiles.subset(is_flower(tiles))
+
+
 def train(args: argparse.Namespace) -> dict:
     import torch
 
     tiles, rng = begun(args)
-    flower = (tiles.rows[:, 5] >= FLOWER_FACES.start) & (tiles.rows[:, 5] < FLOWER_FACES.stop)
+    flower = is_flower(tiles)
     hold = np.array([held_out(tiles.names[int(r[0])], args.holdout) for r in tiles.rows], bool)
     fit, check = tiles.subset(flower & ~hold), tiles.subset(flower & hold)
+    unseen = flowers_of(load_tiles(args.measure)) if args.measure else None
     print(f"{len(fit.rows)} flowers to train on, {len(check.rows)} held out")
     net = build_flower_net(args.start)
+    hong_kong = saw_hong_kong(args.data) or args.start is not None and started_from_hong_kong(args.start)
     steps = args.epochs * int(np.ceil(len(fit.rows) * args.repeat / args.batch))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps + 10, pct_start=0.1)
@@ -110,14 +134,18 @@ def train(args: argparse.Namespace) -> dict:
         line = f"epoch {epoch + 1}/{args.epochs}: loss {total / len(order):.4f}, {time.time() - began:.0f} s"
         if len(check.rows):
             line += f", held out: {accuracy(net, check):.4f}"
+        if unseen is not None and ((epoch + 1) % 3 == 0 or epoch + 1 == args.epochs):
+            line += f", {args.measure.name}: {accuracy(net, unseen):.4f}"
         print(line, flush=True)
-        checkpoint(run, net, opt, sched, rng, epoch)
+        checkpoint(run, net, opt, sched, rng, epoch, hong_kong)
     result = {"name": args.name, "epochs": args.epochs, "train_flowers": len(fit.rows), "held_out_flowers": len(check.rows)}
     if len(check.rows):
         result["held_out_accuracy"] = round(accuracy(net, check), 4)
+    if unseen is not None:
+        result["measured_on"] = {"folder": str(args.measure), "flowers": len(unseen.rows), "accuracy": round(accuracy(net, unseen), 4)}
     (run / "result.json").write_text(json.dumps(result, indent=1))
     if args.export:
-        print(export(net, args.out))
+        print(export(net, args.out, hong_kong))
     return result
 
 
