@@ -26,11 +26,19 @@ from vision.classes import CLASSES
 
 from . import views
 from .faces import TRAINED, build
-from .scene import Photo, render
+from .scene import Photo, render, render_scene
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "work" / "datasets" / "synthetic"
 _FACES: dict | None = None
-KINDS = {"hand": render, "seated": views.seated, "tiles": views.tiles}  # hand: scene.render, top-down rows as before
+
+
+def close_up(faces: dict, seed: int, max_side: int) -> Photo:
+    """`datasets.scene`'s close-up of 1-4 lying tiles: sharp tiles for a reader trained on
+    synthetic photos alone (`models/unseen/`)."""
+    return render_scene(faces, seed, "close-up", max_side=max_side)
+
+
+KINDS = {"hand": render, "seated": views.seated, "tiles": views.tiles, "close-up": close_up}  # hand: scene.render, top-down rows as before
 
 
 def parse_mix(text: str) -> dict[str, float]:

@@ -136,9 +136,9 @@ def _photo_of(codes: list[str]) -> tuple[np.ndarray, str]:
     photo = np.full((2 * (th + 20), cols * (tw + 20), 3), 255, np.uint8)
     h, w = photo.shape[:2]
     lines = []
-    for i, code in enumerate(codes):
+    for i, kind in enumerate(codes):
         y, x = 10 + (i // cols) * (th + 20), 10 + (i % cols) * (tw + 20)
-        photo[y : y + th, x : x + tw] = tile_image(code)
+        photo[y : y + th, x : x + tw] = tile_image(kind)
         lines.append(f"{i} {(x + tw / 2) / w:.6f} {(y + th / 2) / h:.6f} {tw / w:.6f} {th / h:.6f}")
     return photo, "\n".join(lines) + "\n"
 
