@@ -2,9 +2,10 @@
 
 Sources: the three sets in ../shared/art (samoheen CC0 PNG, lietxia SVG, fluffystuff
 CC0 SVG), Debian's kmahjongg tilesets (GPL-2+, rendered per element with
-rsvg-convert), and faces drawn here in Taiwanese style with Noto CJK (red 萬 under
-black numerals, 白 as a blue frame, 1s as a bird, flowers numbered 1-4).
-Faces are RGBA, 3:4, cached under work/faces/<style>/<code>.png.
+rsvg-convert), and faces drawn here with every CJK font family Debian ships, each in
+three looks (`Look`: red 萬 under a black or blue numeral, 白 framed or empty, 1s as a
+bird, flowers numbered 1-4 or 一-四). `HELD_OUT` names the styles no network trains
+on. Faces are RGBA, 3:4, cached under work/faces/<style>/<code>.png.
 """
 
 from __future__ import annotations
@@ -239,9 +240,8 @@ def _plant(d, rng: np.random.Generator, W: int, H: int) -> None:
 
 
 _FONTS = Path("/usr/share/fonts")
-_TAIWAN = Look()
 _LOOKS = (
-    _TAIWAN,
+    Look(),
     Look(numeral=(30, 60, 160), winds=(30, 60, 160), north=(25, 25, 30), dots=((30, 60, 160), (20, 120, 60), (200, 20, 30)),
          white="single", frame=(25, 25, 30), flowers="corner", number="chinese", paper=(250, 250, 246), jitter=0.03),
     Look(dots=((200, 20, 30), (30, 60, 160), (20, 120, 60)), sticks=((30, 110, 150), (200, 20, 30)), white="empty",
@@ -269,7 +269,7 @@ STYLES = {
     "lietxia": _lietxia,
     "fluffy-regular": _fluffy("Regular"),
     "fluffy-black": _fluffy("Black"),
-    "taiwan-drawn": _drawn(CJK_FONT, _TAIWAN),
+    "taiwan-drawn": _drawn(CJK_FONT),
     "kmahjongg-jade": _kmahjongg("jade"),
     "kmahjongg-default": _kmahjongg_face("default"),
     "kmahjongg-traditional": _kmahjongg_face("traditional"),
