@@ -302,7 +302,9 @@ def record_golden(net) -> None:
 
 def resumed(run: Path, net, opt, sched, rng: np.random.Generator) -> int:
     """The epoch to begin at: 0 for a new run, else the one after the run's last
-    checkpoint, whose weights, optimiser, schedule and random state are loaded."""
+    checkpoint, whose weights, optimiser, schedule and random state are loaded. A run
+    resumed with another --epochs (or other data) keeps its place on the one-cycle
+    schedule and anneals to the new end: a CPU run can be cut short without restarting."""
     import torch
 
     last = run / "last.pt"
@@ -310,9 +312,11 @@ def resumed(run: Path, net, opt, sched, rng: np.random.Generator) -> int:
     if not last.exists():
         return 0
     state = torch.load(last, weights_only=False)
+    planned, phases = sched.total_steps, [dict(p) for p in sched._schedule_phases]
     net.load_state_dict(state["net"])
     opt.load_state_dict(state["opt"])
     sched.load_state_dict(state["sched"])
+    sched.total_steps, sched._schedule_phases = planned, phases
     rng.bit_generator.state = state["rng"]
     return state["epoch"] + 1
 
