@@ -37,3 +37,27 @@ def test_without_the_validation_photos_the_command_says_what_to_build(tmp_path, 
     assert main(["--real", str(tmp_path / "none")]) == 2
     out = capsys.readouterr()
     assert out.out == "" and len(out.err.strip().splitlines()) == 1 and "datasets/README.md" in out.err
+
+
+def test_a_reader_that_saw_the_hong_kong_photos_cannot_stand_for_the_unseen_real_set(tmp_path, capsys):
+    from vision.models import DEFAULT_FACES
+
+    (tmp_path / "images").mkdir()
+    assert main(["--real", str(tmp_path), "--unseen-faces", str(DEFAULT_FACES)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and len(out.err.strip().splitlines()) == 1 and "trained on the Hong Kong photos" in out.err
+
+
+def test_the_reader_of_the_unseen_real_set_says_it_never_saw_a_hong_kong_photo():
+    from vision.generalisation import hong_kong_photos
+    from vision.models import DEFAULT_FACES, DEFAULT_FLOWERS, UNSEEN_FACES
+
+    assert hong_kong_photos(UNSEEN_FACES) == "never seen"
+    assert hong_kong_photos(DEFAULT_FACES) == hong_kong_photos(DEFAULT_FLOWERS) == "trained on"
+
+
+def test_a_training_run_knows_whether_it_reads_the_hong_kong_photos(tmp_path):
+    from vision.training.faces import DEFAULT_DATA, saw_hong_kong
+
+    assert saw_hong_kong([DEFAULT_DATA]) and saw_hong_kong([tmp_path, DEFAULT_DATA.parent / "valid"])
+    assert not saw_hong_kong([tmp_path])

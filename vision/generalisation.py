@@ -1,15 +1,17 @@
-"""`make eval-generalisation`: the shipped networks reading tiles they have never seen, in
-one table, beside the Hong Kong validation photos they were tuned on.
+"""`make eval-generalisation`: the networks reading tiles they have never seen, in one
+table, beside the Hong Kong validation photos they were tuned on.
 
-The shipped networks were trained on the real photos only (the Hong Kong set of
-`../shared/datasets/chinese-mahjong-detection`), so every rendered art source and font
-is unseen by them: "unseen art" renders hands from each art source alone
-(`datasets/faces.py`), "unseen scenes" renders what players photograph and the real
-photos never show (`datasets/scene.py`: a lone tile, close-ups, a row of standing tiles
-seen from the side, white, wood, glass and cloth tables), every art source mixed. Each
-row is `--n` renders of fixed seeds, so a run reads the same photos every time.
-"Unseen real set" (the readers trained without the Hong Kong photos, reading them) needs
-networks trained so; none are, and no row claims it.
+- Unseen art: hands rendered from each held-out art style alone
+  (`datasets.faces.HELD_OUT`: a whole art source, a whole kmahjongg tileset, a whole
+  brush font, the Noto Serif drawing), which no network is ever trained on.
+- Unseen scenes: what players photograph and the real photos never show
+  (`datasets/scene.py`: a lone tile, close-ups, a row of standing tiles seen from the
+  side, white, wood, glass and cloth tables), the held-out styles mixed.
+- Unseen real set: the Hong Kong validation photos read by a face reader trained without
+  any Hong Kong photo (`models/unseen/`, ONNX metadata `hong_kong_photos: never seen`),
+  alone, as a new player's set is read; the detector is the shipped one, which did see
+  them.
+Each rendered row is `--n` renders of fixed seeds, so a run reads the same photos.
 
 Per row: tiles found (class-agnostic, IoU 0.5), tiles read right (the right class at
 IoU 0.5), flowers read right (the same, on the flowers), photos entirely right (every
@@ -30,6 +32,7 @@ from .classes import CLASSES
 from .detector import Detector
 from .evaluate import arrays, claimed, image_files, labels_for
 from .image import load
+from .models import DEFAULT_FACES, DEFAULT_FLOWERS, HONG_KONG_KEY, UNSEEN_FACES
 
 ROOT = Path(__file__).resolve().parents[1]
 HONG_KONG = ROOT / "work" / "datasets" / "real" / "valid"
@@ -82,10 +85,10 @@ def table(tallies: dict[str, Tally]) -> str:
 
 def rendered_rows(n: int, max_side: int) -> dict[str, Callable[[], Iterator[Truth]]]:
     """Each rendered protocol row: its name and the photos it reads."""
-    from datasets.faces import build
+    from datasets.faces import HELD_OUT, build
     from datasets.scene import render, render_scene
 
-    faces = build()
+    faces = build(list(HELD_OUT))
 
     def photos(make: Callable[[int], object]) -> Callable[[], Iterator[Truth]]:
         def read() -> Iterator[Truth]:
@@ -111,24 +114,44 @@ def hong_kong(folder: Path) -> Callable[[], Iterator[Truth]]:
     return read
 
 
+def hong_kong_photos(reader: Path) -> str:
+    """What a reader's ONNX metadata says of the Hong Kong photos ("trained on", "never
+    seen"); a reader exported before it said so was trained on them."""
+    import onnxruntime as ort
+
+    meta = ort.InferenceSession(str(reader), providers=["CPUExecutionProvider"]).get_modelmeta().custom_metadata_map
+    return meta.get(HONG_KONG_KEY, "trained on")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.generalisation", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--n", type=int, default=20, help="renders per rendered row (fixed seeds)")
     p.add_argument("--max-side", type=int, default=960, help="the renders' long side in pixels (the detector reads 480)")
     p.add_argument("--real", type=Path, default=HONG_KONG, help="the Hong Kong validation photos (`make train` or datasets/README.md builds them)")
+    p.add_argument("--faces", type=Path, default=DEFAULT_FACES, help="the face reader of every row but the unseen real set's")
+    p.add_argument("--flowers", type=Path, default=DEFAULT_FLOWERS, help="the flower reader beside it")
+    p.add_argument("--unseen-faces", type=Path, default=UNSEEN_FACES, help="the unseen real set's face reader: one that never saw a Hong Kong photo (read alone, with no flower reader)")
     args = p.parse_args(argv)
     if not (args.real / "images").is_dir():
         print(f"no validation photos at {args.real}/images: build the dataset view first (datasets/README.md)", file=sys.stderr)
         return 2
+    for reader in (args.faces, args.flowers, args.unseen_faces):
+        if not reader.is_file():
+            print(f"no reader at {reader}", file=sys.stderr)
+            return 2
+    if hong_kong_photos(args.unseen_faces) != "never seen":
+        print(f"{args.unseen_faces} was trained on the Hong Kong photos (ONNX metadata {HONG_KONG_KEY}): it cannot read them as an unseen set", file=sys.stderr)
+        return 2
     from tqdm import tqdm
 
-    rows = rendered_rows(args.n, args.max_side)
+    shipped, unseen = Detector(faces=args.faces, flowers=args.flowers), Detector(faces=args.unseen_faces, flowers=None)
     real = image_files(args.real)
-    rows[f"Hong Kong validation photos (tuned on; {len(real)} as exported)"] = hong_kong(args.real)
-    detector = Detector()
+    rows = {f"unseen real set: the Hong Kong validation photos ({len(real)}), a face reader that never saw a Hong Kong photo": (hong_kong(args.real), unseen)}
+    rows |= {name: (read, shipped) for name, read in rendered_rows(args.n, args.max_side).items()}
+    rows[f"Hong Kong validation photos (tuned on; {len(real)} as exported)"] = (hong_kong(args.real), shipped)
     tallies = {name: Tally() for name in rows}
-    with tqdm(total=args.n * (len(rows) - 1) + len(real), unit="photo", file=sys.stderr) as bar:
-        for name, read in rows.items():
+    with tqdm(total=args.n * (len(rows) - 2) + 2 * len(real), unit="photo", file=sys.stderr) as bar:
+        for name, (read, detector) in rows.items():
             bar.set_description(name[:40])
             for img, gt in read():
                 tallies[name].add(detector.detect(img), gt)
