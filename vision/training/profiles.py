@@ -14,9 +14,10 @@ readers never saw any of this art.
 
 `--unseen-real-set` is that protocol instead: the face reader that never saw a Hong Kong
 photo (`models/unseen/`, alone), a profile taught from the labelled tiles of the Hong Kong
-training photos (for each kind, its first `k` tiles in photo order, so one photo per
-kind gives each example), then the Hong Kong validation photos read with none, one and
-three examples per kind: tiles read right and photos entirely right.
+training photos (for each kind, its first `k` upright tiles in photo order, as a player
+lays the sheet; the first photos hold their tiles sideways), then the Hong Kong
+validation photos read with none, 1, 3 and 10 examples per kind: tiles read right and
+photos entirely right.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numpy as np
 
 SHEET_SEEDS = range(1, 13)  # sheets tried per style, until three are learnt
 HAND_SEED = 50_000
+UPRIGHT = 1.15  # a box this much taller than wide holds an upright tile (3:4), not one laid sideways
 
 
 def _right(detector, photo) -> tuple[int, int, bool]:
@@ -58,10 +60,11 @@ def unseen_real_set(train: Path, valid: Path) -> None:
     examples: dict[str, list[tuple[Path, np.ndarray]]] = {}
     for f in image_files(train):
         gt = labels_for(f, *load(f).shape[1::-1])
-        for row in gt[gt[:, 0] < BACK]:
+        upright = (gt[:, 4] - gt[:, 2]) > UPRIGHT * (gt[:, 3] - gt[:, 1])  # as a player lays a sheet, not sideways
+        for row in gt[(gt[:, 0] < BACK) & upright]:
             examples.setdefault(CLASSES[int(row[0])], []).append((f, row[1:]))
     profiles = {"no profile": None}
-    for k in (1, 3):
+    for k in (1, 3, 10):
         profile = tileset.empty(f"hong-kong-{k}", UNSEEN_FACES)
         for code, seen in examples.items():
             for f, box in seen[:k]:
