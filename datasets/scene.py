@@ -335,6 +335,21 @@ def render_scene(faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, sc
     return Photo(photo, boxes, {"tiles": [p.code for p in placed]})
 
 
+def mask_boxes(masks: np.ndarray, n: int) -> list[tuple[int, tuple[float, float, float, float]]]:
+    """Each of `n` tiles in an instance mask (tile i drawn as i + 1): the pixels of it
+    seen and their box (x1, y1, x2, y2); a tile not seen at all, 0 and an empty box."""
+    ys, xs = np.nonzero(masks)
+    ids = masks[ys, xs]
+    sort = np.argsort(ids, kind="stable")
+    ids, ys, xs = ids[sort], ys[sort], xs[sort]
+    starts = np.searchsorted(ids, np.arange(1, n + 2))
+    out = []
+    for a, b in zip(starts[:-1], starts[1:]):
+        box = (float(xs[a:b].min()), float(ys[a:b].min()), float(xs[a:b].max() + 1), float(ys[a:b].max() + 1)) if b > a else (0.0, 0.0, 0.0, 0.0)
+        out.append((int(b - a), box))
+    return out
+
+
 def _shoot(
     placed: list[Placed],
     faces: dict[str, np.ndarray],
@@ -380,16 +395,9 @@ def _shoot(
     photo = (tiles_img * alpha + photo * (1 - alpha)).astype(np.uint8)
     masks = cv2.warpPerspective(ids, cam, (out_w, out_h), flags=cv2.INTER_NEAREST)
     boxes = []
-    ys_, xs_ = np.nonzero(masks)
-    ids = masks[ys_, xs_]
-    sort = np.argsort(ids, kind="stable")
-    ids, ys_, xs_ = ids[sort], ys_[sort], xs_[sort]
-    starts = np.searchsorted(ids, np.arange(1, len(order) + 2))
-    for n, p in enumerate(order):
-        a, b = starts[n], starts[n + 1]
-        if b - a > 30:  # a tile cut off by the photo's edge down to a sliver is not labelled
-            xs_n, ys_n = xs_[a:b], ys_[a:b]
-            boxes.append((INDEX[p.code], float(xs_n.min()), float(ys_n.min()), float(xs_n.max() + 1), float(ys_n.max() + 1)))
+    for p, (seen, box) in zip(order, mask_boxes(masks, len(order))):
+        if seen > 30:  # a tile cut off by the photo's edge down to a sliver is not labelled
+            boxes.append((INDEX[p.code], *box))
     if not clean:
         photo = lit(photo, rng)
     return photo, boxes, masks

@@ -22,7 +22,7 @@ from scoring.random_hands import random_hand
 from scoring.tiles import code, parse_flowers, parse_tiles
 from vision.classes import INDEX
 
-from .scene import BACK_COLOURS, FRONT_COLOURS, TILE_H, Photo, hand_codes, meld_tiles, photo_size, table_top
+from .scene import BACK_COLOURS, FRONT_COLOURS, TILE_H, Photo, hand_codes, mask_boxes, meld_tiles, photo_size, table_top
 
 SLIVER_PX, SLIVER_SHARE = 30, 0.15  # a tile showing less (pixels, share of its outline) is unlabelled
 
@@ -228,15 +228,9 @@ def draw(
             shade = look.ambient + (1 - look.ambient) * max(0.0, float(normal @ look.light))
             _quad(photo, ids, gloss, tex, cam.project(pts3)[0], i + 1, shade, paint == "face" or (paint == "back" and s.code == "back"))
     boxes = []
-    ys, xs = np.nonzero(ids)
-    found = ids[ys, xs]
-    order = np.argsort(found, kind="stable")
-    found, ys, xs = found[order], ys[order], xs[order]
-    starts = np.searchsorted(found, np.arange(1, len(solids) + 2))
-    for i, s in enumerate(solids):
-        a, b = starts[i], starts[i + 1]
-        if s.labelled and b - a > SLIVER_PX and b - a >= SLIVER_SHARE * outline.get(i, np.inf):
-            boxes.append((INDEX[s.code], float(xs[a:b].min()), float(ys[a:b].min()), float(xs[a:b].max() + 1), float(ys[a:b].max() + 1)))
+    for i, (s, (seen, box)) in enumerate(zip(solids, mask_boxes(ids, len(solids)))):
+        if s.labelled and seen > SLIVER_PX and seen >= SLIVER_SHARE * outline.get(i, np.inf):
+            boxes.append((INDEX[s.code], *box))
     return boxes, gloss, ids
 
 
