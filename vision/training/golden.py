@@ -14,6 +14,9 @@ from .env import ROOT, offline
 GOLDEN = ROOT / "tests" / "golden"
 REAL = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-detection" / "valid" / "images"
 SYNTHETIC_SEEDS = (101, 202)
+# The styles the rendered golden photos are drawn from, in this order: the six there
+# were when tests/golden/detections.json was recorded (render picks one by seed).
+GOLDEN_STYLES = ("samoheen", "lietxia", "fluffy-regular", "fluffy-black", "taiwan-drawn", "kmahjongg-jade")
 
 
 def real_photos() -> list[str]:
@@ -32,7 +35,7 @@ def photos() -> list[tuple[str, object]]:
     from datasets.scene import render
 
     out = [(f"real/{name}", cv2.imread(str(REAL / name))) for name in real_photos()]
-    faces = build()
+    faces = build(list(GOLDEN_STYLES))
     out += [(f"synthetic/{seed}", render(faces, seed, max_side=1280).image) for seed in SYNTHETIC_SEEDS]
     return out
 
