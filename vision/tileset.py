@@ -218,7 +218,7 @@ class Profile:
 def _write_whole(path: Path, data: bytes) -> None:
     """`data` written to a temporary file beside `path`, then moved over it: a reader sees the old file or the new, never half."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_name(path.name + ".tmp")  # active.json and a set named "active" must not share one
     tmp.write_bytes(data)
     tmp.replace(path)
 
