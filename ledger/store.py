@@ -35,8 +35,8 @@ from .session import HandRecord, SessionError, Table, hand_from_record, table_fr
 
 T = TypeVar("T")
 
-LOCK_TIMEOUT_S = 30.0  # how long a writer waits for another writer's lock
-RETRIES = 8  # a deadlock or serialization failure is run again this often, with backoff
+LOCK_TIMEOUT_S = 30.0  # how long a reader or writer waits for one lock another holds
+MAX_PAUSE_S = 0.02  # the longest pause between tries for a busy ledger's lock
 SCHEMA_LOCK = 0x7A15C0  # pg_advisory_xact_lock key held while migrating
 
 # Migration n (1-based) takes a database from schema n-1 to n, as (SQLite, PostgreSQL)
@@ -208,6 +208,7 @@ class Store:
                 ) from None
             db = sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True, isolation_level=None)
         db.execute("PRAGMA synchronous=FULL")
+        db.execute(f"PRAGMA busy_timeout={int(MAX_PAUSE_S * 1000)}")  # opened; from here _retrying waits
         return db
 
     def _q(self, sql: str, args: tuple = ()) -> list[tuple]:
@@ -368,33 +369,52 @@ class Store:
     # --- transactions and failures -------------------------------------------------
 
     def _write(self, work: Callable[[], T]) -> T:
-        """Run work in one write transaction. A deadlock, a serialization failure or a busy
-        database is rolled back and run again (bounded, with backoff) until the lock timeout;
-        every other database failure is a StorageError."""
-        deadline = time.monotonic() + self.lock_timeout
-        for attempt in range(RETRIES + 1):
+        """Run work in one write transaction, run again whole while the database is busy."""
+
+        def transaction() -> T:
+            with self._transaction():
+                return work()
+
+        return self._retrying(transaction)
+
+    def _reading(self, work: Callable[[], T]) -> T:
+        """Run a read; inside a write transaction its failure is left to _write."""
+        return work() if self.in_transaction else self._retrying(work)
+
+    def _retrying(self, work: Callable[[], T]) -> T:
+        """Run work again, with backoff, while it meets a busy database, a deadlock or a
+        serialization failure; any other failure is a StorageError. A read is run again as
+        a write is: SQLite in WAL mode answers busy at once while another connection cleans
+        up or recovers the WAL. It gives up once one lock has been held the lock timeout:
+        while other writers keep committing, it waits its turn, polling as often as they do
+        (SQLite's own busy handler polls a long waiter ever more rarely, so one writer among
+        many that write in a loop could wait out the timeout behind the others' work)."""
+        deadline, pause, seen = time.monotonic() + self.lock_timeout, 0.001, self._commits()
+        while True:
             try:
-                with self._transaction():
-                    return work()
+                return work()
             except HandError:
                 raise
             except Exception as e:
-                if not self._transient(e) or attempt == RETRIES or time.monotonic() >= deadline:
+                if not self._transient(e):
                     raise self._failure(e) from None
-            time.sleep(min(1.0, 0.01 * 2**attempt) * random.uniform(0.5, 1.5))
-        raise AssertionError("unreachable")
+                now, commits = time.monotonic(), self._commits()
+                if commits != seen:
+                    deadline, seen = now + self.lock_timeout, commits
+                if now >= deadline:
+                    raise self._failure(e) from None
+            time.sleep(pause * random.uniform(0.5, 1.5))
+            pause = min(MAX_PAUSE_S, pause * 2)
 
-    def _reading(self, work: Callable[[], T]) -> T:
-        """Run a read; outside a write transaction its database failure is a StorageError
-        (inside one, _write decides whether to run the transaction again)."""
-        if self.in_transaction:
-            return work()
+    def _commits(self) -> int | None:
+        """What changes whenever another connection commits to a SQLite ledger; PostgreSQL
+        queues lock waiters itself (lock_timeout), so it has none."""
+        if self.postgres:
+            return None
         try:
-            return work()
-        except HandError:
-            raise
-        except Exception as e:
-            raise self._failure(e) from None
+            return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:
+            return None
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:

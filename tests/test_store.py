@@ -278,6 +278,31 @@ def test_a_writer_waits_for_another_writers_lock(tmp_path):
     assert Store(db, lock_timeout=20).add(sid, {"type": "draw"}) == 2
 
 
+def test_a_writer_behind_others_that_keep_committing_waits_past_the_timeout_for_its_turn(tmp_path):
+    """The timeout is for one lock held too long, not for a busy night: another writer takes
+    the lock again at once after each commit for 1.5 s, five lock timeouts, and the add waits."""
+    db = tmp_path / "ledger.sqlite3"
+    sid = ledger_with_a_hand(db)
+    other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE busy_writer (x INTEGER)")
+
+    def keep_committing() -> None:
+        end = time.monotonic() + 1.5
+        while time.monotonic() < end:
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("INSERT INTO busy_writer VALUES (1)")
+            time.sleep(0.05)
+            other.execute("COMMIT")
+
+    busy = threading.Thread(target=keep_committing)
+    busy.start()
+    time.sleep(0.1)
+    started = time.monotonic()
+    assert Store(db, lock_timeout=0.3).add(sid, {"type": "draw"}) == 2
+    busy.join()
+    assert time.monotonic() - started > 0.3 and other.execute("SELECT count(*) FROM busy_writer").fetchone()[0] > 10
+
+
 @pytest.mark.parametrize(
     ("target", "reason"),
     [
