@@ -65,6 +65,21 @@ def test_a_training_crop_is_taught_the_box_where_the_tile_lies_in_it():
     assert 0 < untilted < 20
 
 
+def test_a_tile_laid_askew_fills_the_upright_box_round_it_and_is_taught_that_box():
+    from vision.training.faces import augmented
+
+    rng = np.random.default_rng(6)
+    askew = 0
+    for _ in range(20):
+        out, target, plain = augmented(_white_box_photo(), np.array([150.0, 100, 240, 220]), rng, turned=1.0)
+        white = out.mean(2) > 128
+        ys, xs = np.nonzero(white)
+        assert (target * SIZE).clip(0, SIZE) == pytest.approx([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], abs=1.5)
+        x1, y1, x2, y2 = (target * SIZE).round().astype(int).clip(0, SIZE)
+        askew += white[y1:y2, x1:x2].mean() < 0.9  # the box's corners show the table
+    assert askew >= 15
+
+
 def test_a_box_at_the_crops_own_edges_is_the_box_given():
     given = np.array([[150.0, 100, 240, 220], [10, 20, 50, 80]])
     inset = (1 - 1 / MARGIN) / 2
