@@ -256,8 +256,11 @@ def test_the_ledger_page_stays_put_through_win_draw_and_undo(browser, server):
     page.close()
 
 
-def _learn(page, sheet: Path, tiles: str, learnt: str) -> None:
+def _learn(page, sheet: Path, tiles: str, name: str, learnt: str) -> None:
     page.locator("input[type=file]").set_input_files(str(sheet))
+    _settle(page)
+    page.get_by_label("Set name 牌組名").fill(name)
+    page.get_by_label("Set name 牌組名").press("Enter")
     _settle(page)
     page.get_by_label("Tiles in the photo").fill(tiles)
     page.get_by_label("Tiles in the photo").press("Enter")
@@ -268,36 +271,39 @@ def _learn(page, sheet: Path, tiles: str, learnt: str) -> None:
 
 
 @pytest.mark.shared("art")
-def test_a_player_teaches_their_set_and_a_correction_teaches_it_more_with_an_undo(browser, server, tilesets, tmp_path):
+@pytest.mark.parametrize(("screen", "name"), [("desktop", "home"), ("phone", "travel")])
+def test_a_player_teaches_their_set_and_a_correction_teaches_it_more_with_an_undo(browser, server, tilesets, tmp_path, screen, name):
     from vision import overlay, tileset
     from vision.correction import Correction
     from vision.detector import Detector
     from vision.image import load
 
-    page = _open(browser, server, "desktop")
+    page = _open(browser, server, screen)
     page.get_by_text("My tiles 我的牌").click()
     _settle(page)
     sheet = render_sheet_photo(tmp_path / "sheet.png")
-    _learn(page, sheet, SHEET, "Learnt 學會 home: 42 of 42 kinds, 42 examples")
+    _learn(page, sheet, SHEET, name, f"Learnt 學會 {name}: 42 of 42 kinds, 42 examples")
     picture = page.locator('[data-testid="stExpander"] [data-testid="stImage"] img').first
     assert picture.evaluate("e => [e.naturalWidth, e.naturalHeight]") == [64, 42 * 64]  # a row per kind, its one example
-    _learn(page, sheet, "213456789m" + SHEET[10:], "Learnt 學會 home: 42 of 42 kinds, 84 examples")  # 1m and 2m swapped
+    _learn(page, sheet, "213456789m" + SHEET[10:], name, f"Learnt 學會 {name}: 42 of 42 kinds, 84 examples")  # 1m and 2m swapped
     page.get_by_text("Doubt 疑問: example 2 of 1m looks more like 2m than like the other 1m").wait_for()
     assert picture.evaluate("e => [e.naturalWidth, e.naturalHeight]") == [2 * 64, 42 * 64]  # each kind's two side by side
+    wide = "document.scrollingElement.scrollWidth <= window.innerWidth && [...document.querySelectorAll('img')].every(e => e.getBoundingClientRect().right <= window.innerWidth + 1)"
+    assert page.evaluate(f"() => {wide}"), "the tab reads on the screen without scrolling sideways"
 
-    page.locator('[data-testid="stRadio"]').filter(has_text="Read photos with").get_by_text("home", exact=True).click()
-    page.get_by_text("home · active 使用中").wait_for()  # chosen and stored before the visit ends
+    page.locator('[data-testid="stRadio"]').filter(has_text="Read photos with").get_by_text(name, exact=True).click()
+    page.get_by_text(f"{name} · active 使用中").wait_for()  # chosen and stored before the visit ends
     page.reload()  # a later visit
     page.get_by_text("taiscore 台灣麻將算台").wait_for()
     page.get_by_text("My tiles 我的牌").click()
-    page.get_by_text("home · active 使用中").wait_for()
-    assert page.get_by_role("radio", name="home", exact=True).is_checked()
+    page.get_by_text(f"{name} · active 使用中").wait_for()
+    assert page.get_by_role("radio", name=name, exact=True).is_checked()
 
     page.get_by_text("Score 算台").click()
     page.get_by_text("Teach a set 教我的牌").wait_for(state="detached")  # the sheet's uploader gone: the one file input is the hand's
     photo = render_hand(HAND, "5p", tmp_path / "hand.png")
     img = load(photo)
-    before = tileset.load("home", where=tilesets)
+    before = tileset.load(name, where=tilesets)
     corr = Correction.of_photo(Detector().with_tileset(before).detect(img))  # read with the active set
     page.locator("input[type=file]").set_input_files(str(photo))
     page.get_by_text("Check the reading").first.wait_for()
@@ -309,17 +315,17 @@ def test_a_player_teaches_their_set_and_a_correction_teaches_it_more_with_an_und
     player.tap_picture(2, overlay.picker(), kind)
     corr = corr.set_kind(tile.id, kind)
     _check(page, img, corr, tile.id)
-    added = f"Added to My tiles 已加入我的牌 · home: {tileset.kind_label(kind)}"
+    added = f"Added to My tiles 已加入我的牌 · {name}: {tileset.kind_label(kind)}"
     page.get_by_text(added).wait_for()
-    assert tileset.load("home", where=tilesets).kinds == before.kinds + (kind,)
+    assert tileset.load(name, where=tilesets).kinds == before.kinds + (kind,)
     player.tap_button("Undo 撤銷")
     page.get_by_text(added).wait_for(state="detached")  # the rerun that drops the line may end late on a busy host
     assert added not in _main_text(page)
-    assert tileset.load("home", where=tilesets).kinds == before.kinds
+    assert tileset.load(name, where=tilesets).kinds == before.kinds
 
     page.get_by_text("My tiles 我的牌").click()
     page.locator('[data-testid="stRadio"]').filter(has_text="Read photos with").get_by_text("none 不用", exact=True).click()
-    page.get_by_text("home · active 使用中").wait_for(state="detached")
+    page.get_by_text(f"{name} · active 使用中").wait_for(state="detached")
     page.get_by_text("Score 算台").click()
     _settle(page)
     other = corr.tiles[6]
@@ -327,5 +333,5 @@ def test_a_player_teaches_their_set_and_a_correction_teaches_it_more_with_an_und
     player.tap_picture(2, overlay.picker(), "3m" if other.code != "3m" else "4m")
     corr = corr.set_kind(other.id, "3m" if other.code != "3m" else "4m")
     _check(page, img, corr, other.id)  # no set active: nothing added, nothing said
-    assert "Added to My tiles" not in _main_text(page) and tileset.load("home", where=tilesets).kinds == before.kinds
+    assert "Added to My tiles" not in _main_text(page) and tileset.load(name, where=tilesets).kinds == before.kinds
     page.close()
