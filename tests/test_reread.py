@@ -37,6 +37,23 @@ def test_a_face_up_tile_takes_the_readers_face_a_face_down_one_keeps_its_reading
     assert got.boxes == pytest.approx(np.array([[4, 0, 54, 70], [104, 0, 154, 70]]))
 
 
+class _Puzzled:
+    """A face reader that has never seen these faces: 9s at 0.3, 1m at 0.2, the rest alike."""
+
+    def read(self, img, boxes):
+        probs = np.full((len(boxes), len(FACES)), 0.5 / (len(FACES) - 2))
+        probs[:, INDEX["9s"]], probs[:, INDEX["1m"]] = 0.3, 0.2
+        return probs, boxes
+
+
+def test_a_tile_the_detector_is_sure_of_keeps_its_box_however_unsure_its_face():
+    found = Detections(np.array([[0.0, 0, 50, 70], [100, 0, 150, 70]]), np.array([0.6, 0.45]), np.array([INDEX["1m"], INDEX["2m"]]))
+    got = reread(np.zeros((100, 240, 3), np.uint8), found, _Puzzled(), None, DEFAULT)
+    # 0.6 x 0.3 = 0.18 is below the working confidence, but the detector is sure of the first
+    # tile (0.5 or more): kept, read 9s at 0.18 (a low-confidence doubt); the second goes
+    assert got.classes.tolist() == [INDEX["9s"]] and got.scores == pytest.approx([0.18])
+
+
 @pytest.mark.shared("datasets/chinese-mahjong-detection")
 def test_the_blended_boxes_lie_nearer_the_labelled_tiles_than_the_detectors_own():
     import dataclasses

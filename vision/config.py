@@ -12,6 +12,9 @@ class Thresholds:
     """Chosen on the real training photos; the reasons stand beside each value."""
 
     conf: float = 0.25  # working confidence: a tile read below it is left out
+    # ... unless the detector alone is this sure a tile lies there: a face the readers never
+    # saw still gets its box, marked low confidence for the player to check
+    tile_sure: float = 0.5
     iou: float = 0.7  # two boxes of one class overlapping this much are one tile (NMS)
     same_tile_iou: float = 0.7  # two boxes of different classes overlapping this much are one physical tile
     vote_iou: float = 0.8  # candidates overlapping a kept box this much vote on where its edges lie
