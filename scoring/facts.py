@@ -8,6 +8,8 @@ fields of the reading itself, worked out once when it is made.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .reading import Reading
 from .tiles import PLANTS, SEASONS, WIND_TILES
 
@@ -33,3 +35,10 @@ def flower_group(r: Reading, group: frozenset[int]) -> bool:
 def standard(r: Reading) -> bool:
     """Five sets and a pair, not a special shape and not a win without a hand."""
     return r.special is None and r.pair is not None
+
+
+def on_event(pattern: Callable[[Reading], object]) -> Callable[[Reading], object]:
+    """Marks a pattern that applies only when the hand names an event (天胡, 搶槓, 海底 ...):
+    it is 0 for a hand with none, so the scorer leaves it out for such a hand (most hands)."""
+    pattern.on_event = True  # type: ignore[attr-defined]
+    return pattern

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .facts import PLANT_SET, SEASON_SET, flower_group, pung_of, wind_pungs
+from .facts import PLANT_SET, SEASON_SET, flower_group, on_event, pung_of, wind_pungs
 from .reading import TWO_SIDED, WAIT_NAMES, Reading
 from .tiles import (
     DRAGONS,
@@ -89,18 +89,22 @@ def single_wait(r: Reading) -> Result:
     return (1, WAIT_NAMES[r.wait]) if len(r.waits) == 1 else 0
 
 
+@on_event
 def kong_bloom(r: Reading) -> Result:
     return int(r.hand.self_drawn and not r.hand.events.isdisjoint(REPLACEMENTS))
 
 
+@on_event
 def last_tile(r: Reading) -> Result:
     return int(r.hand.self_drawn and "last_tile" in r.hand.events)
 
 
+@on_event
 def last_tile_or_discard(r: Reading) -> Result:
     return int(not r.hand.events.isdisjoint(LAST_TILES))
 
 
+@on_event
 def robbing_kong(r: Reading) -> Result:
     return int("robbing_kong" in r.hand.events)
 
@@ -139,10 +143,12 @@ def flower_kong_plants(r: Reading) -> Result:
     return int(flower_group(r, PLANT_SET))
 
 
+@on_event
 def eight_flowers(r: Reading) -> Result:
     return int("eight_flowers" in r.hand.events)
 
 
+@on_event
 def seven_rob_one(r: Reading) -> Result:
     return int("seven_rob_one" in r.hand.events)
 
@@ -218,22 +224,27 @@ def big_winds(r: Reading) -> Result:
 # Declared or timed wins.
 
 
+@on_event
 def heavenly(r: Reading) -> Result:
     return int("heavenly" in r.hand.events)
 
 
+@on_event
 def earthly(r: Reading) -> Result:
     return int("earthly" in r.hand.events)
 
 
+@on_event
 def ready_dealt(r: Reading) -> Result:
     return int("ready_dealt" in r.hand.events)
 
 
+@on_event
 def ready_first_discard(r: Reading) -> Result:
     return int("ready_first_discard" in r.hand.events)
 
 
+@on_event
 def migi(r: Reading) -> Result:
     """MIGI (咪幾): declared ready with eight or fewer wall tiles left, concealed."""
     return int("ready" in r.hand.events and r.concealed)

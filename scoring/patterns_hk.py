@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .decompose import CHOW
-from .facts import PLANT_SET, SEASON_SET, flower_group, pung_of, standard, wind_pungs
+from .facts import PLANT_SET, SEASON_SET, flower_group, on_event, pung_of, standard, wind_pungs
 from .patterns import Result
 from .reading import CLOSED, EDGE, PAIR_WAIT, SINGLE, Reading
 from .tiles import DRAGONS, SEASONS, SEAT_FLOWERS, WIND_TILE, WIND_TILES, is_honour, is_terminal, name
@@ -42,22 +42,27 @@ def pair_258(r: Reading) -> Result:
     return int(r.pair is not None and r.pair < 27 and r.pair % 9 in (1, 4, 7) and standard(r))
 
 
+@on_event
 def double_replacement_win(r: Reading) -> Result:
     return int(r.hand.self_drawn and "double_replacement" in r.hand.events)
 
 
+@on_event
 def replacement_win(r: Reading) -> Result:
     return int(r.hand.self_drawn and "replacement" in r.hand.events)
 
 
+@on_event
 def ready(r: Reading) -> Result:
     return int("ready" in r.hand.events)
 
 
+@on_event
 def ready_one_round(r: Reading) -> Result:
     return int("ready_one_round" in r.hand.events)
 
 
+@on_event
 def last_discard(r: Reading) -> Result:
     return int("last_discard" in r.hand.events and not r.hand.self_drawn)
 
@@ -231,10 +236,12 @@ def ten_discards(r: Reading) -> Result:
     return int(_pool_within(r, 10))
 
 
+@on_event
 def double_win(r: Reading) -> Result:
     return int("double_win" in r.hand.events)
 
 
+@on_event
 def triple_win(r: Reading) -> Result:
     return int("triple_win" in r.hand.events)
 

@@ -24,6 +24,7 @@ RULESET_DIR = Path(__file__).parent / "rulesets"
 COMMON_OPTIONS = Path(__file__).parent / "options.json"  # options several rule sets share, documented once
 SEED_REF = re.compile(r"(\d{3}):(\d+)")  # an item's seed line: "003:45" is line 45 of seed 003_...
 PAID_BY = ("eighth_flower",)
+RESOLUTION_CACHE = 1 << 12  # distinct sets of found ids kept a rule set; random hands make a few hundred
 
 
 class RulesetError(HandError):
@@ -185,6 +186,68 @@ class Ruleset:
             for gone in i.replaces:
                 out.setdefault(gone, []).append(i)
         return MappingProxyType({k: tuple(v) for k, v in out.items()})
+
+    @cached_property
+    def _plans(self) -> dict[tuple[bool, str | None, bool, bool], tuple[ItemRule, ...]]:
+        return {}
+
+    def plan(self, group: tuple[bool, str | None], whole: bool, events: bool, options: Mapping[str, Any]) -> tuple[ItemRule, ...]:
+        """The rows of a payment group worth calling a pattern for: switched on by the
+        options, needing five sets and a pair only for a `whole` reading, and an event
+        pattern only for a hand with `events`. Kept for the usual options: each reading asks."""
+        key = (*group, whole, events)
+        if options is self.defaults and key in self._plans:
+            return self._plans[key]
+        rows = tuple(
+            rule
+            for rule in self.groups.get(group, ())
+            if (whole or not rule.needs_hand)
+            and (not rule.option or options[rule.option])
+            and (events or not hasattr(rule.pattern, "on_event"))
+        )
+        if options is self.defaults:
+            self._plans[key] = rows
+        return rows
+
+    def replaces(self, rule: ItemRule, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """What a row replaces; nothing under its stack option (花槓 on top of 正花)."""
+        return () if rule.stack_option and options[rule.stack_option] else rule.replaces
+
+    @cached_property
+    def _resolutions(self) -> dict[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+        return {}
+
+    def resolution(self, found: tuple[str, ...], options: Mapping[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The ids `found` keeps, in table order, each with the found ids it replaced (RULINGS 7).
+
+        An item replaced only by items that were themselves replaced stays: 天胡
+        replaces 門清自摸, so the 自摸 that 門清自摸 would have absorbed is kept. Kept for
+        the usual options: a few hundred sets of ids recur across hands.
+        """
+        if options is self.defaults and found in self._resolutions:
+            return self._resolutions[found]
+        out = self._resolve(found, options)
+        if options is self.defaults and len(self._resolutions) < RESOLUTION_CACHE:
+            self._resolutions[found] = out
+        return out
+
+    def _resolve(self, found: tuple[str, ...], options: Mapping[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        if not self.alone_ids.isdisjoint(found):
+            return ((next(i for i in found if i in self.alone_ids), ()),)
+        if self.unlinked.issuperset(found):  # nothing found replaces or is replaced: the usual dealer items
+            return tuple((i, ()) for i in found)
+        kept: dict[str, bool] = {}
+
+        def keep(i: str) -> bool:
+            if i not in kept:
+                kept[i] = not any(r.id in found and self.replaces(r, options) and keep(r.id) for r in self.replaced_by.get(i, ()))
+            return kept[i]
+
+        return tuple(
+            (i, tuple(x for x in self.replaces(self.by_id[i], options) if x in found))
+            for i in found
+            if i not in self.replaced_by or keep(i)
+        )
 
     def item(self, item_id: str) -> ItemRule:
         return self.by_id[item_id]

@@ -98,49 +98,25 @@ def _applicable(rule: ItemRule, result: Result, options: Mapping[str, Any]) -> I
     return _item(rule.id, rule.name, rule.name_en, value * count, note, (), count)
 
 
-def _replaces(rule: ItemRule, options: Mapping[str, Any]) -> tuple[str, ...]:
-    return () if rule.stack_option and options[rule.stack_option] else rule.replaces
-
-
 def _resolve(rs: Ruleset, found: dict[str, Item], options: Mapping[str, Any]) -> tuple[Item, ...]:
-    """Drop every item replaced by a kept item; keep table order (RULINGS 7).
-
-    An item replaced only by items that were themselves replaced stays: 天胡
-    replaces 門清自摸, so the 自摸 that 門清自摸 would have absorbed is kept.
-    """
-    if not rs.alone_ids.isdisjoint(found):
-        return (found[next(i for i in found if i in rs.alone_ids)],)
-    if rs.unlinked.issuperset(found):  # nothing found replaces or is replaced: the usual dealer items
-        return tuple(found.values())
-    kept: dict[str, bool] = {}
-
-    def keep(i: str) -> bool:
-        if i not in kept:
-            kept[i] = not any(r.id in found and _replaces(r, options) and keep(r.id) for r in rs.replaced_by.get(i, ()))
-        return kept[i]
-
+    """Drop every item replaced by a kept item; keep table order (RULINGS 7, `Ruleset.resolution`)."""
     out = []
-    for i, item in found.items():
-        rule = rs.by_id[i]
-        if i in rs.replaced_by and not keep(i):
-            continue
-        gone = tuple(x for x in _replaces(rule, options) if x in found) if rule.replaces else ()
+    for i, gone in rs.resolution(tuple(found), options):
+        item = found[i]
         out.append(_item(item.id, item.name, item.name_en, item.value, item.note, gone, item.count) if gone else item)
     return tuple(out)
 
 
 def _items(rs: Ruleset, r: Reading, dealer: bool = False, paid_by: str | None = None) -> tuple[Item, ...]:
     """The items of one group (hand items, dealer items, or those one payer alone pays)
-    that apply to a reading, after replacements. A plain loop: it runs some 35 patterns a
-    reading, and most return 0."""
+    that apply to a reading, after replacements. A plain loop over the rows worth calling
+    (`Ruleset.plan`): most patterns return 0."""
     options = r.options
-    whole = dealer or r.complete
     found: dict[str, Item] = {}
-    for rule in rs.groups.get((dealer, paid_by), ()):
-        if (whole or not rule.needs_hand) and (not rule.option or options[rule.option]):
-            result = rule.pattern(r)
-            if result and (item := _applicable(rule, result, options)):
-                found[rule.id] = item
+    for rule in rs.plan((dealer, paid_by), dealer or r.complete, bool(r.hand.events), options):
+        result = rule.pattern(r)
+        if result and (item := _applicable(rule, result, options)):
+            found[rule.id] = item
     return _resolve(rs, found, options) if found else ()
 
 

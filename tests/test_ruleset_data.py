@@ -3,6 +3,7 @@ option typed and checked by name, every item traced to the seed line it comes fr
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
@@ -55,6 +56,25 @@ def test_a_pattern_defined_twice_is_refused():
 def test_every_pattern_is_used_by_some_rule_set():
     used = {i.id for rs in names() for i in load(rs).items}
     assert set(PATTERNS) == used
+
+
+def test_a_pattern_reads_the_events_exactly_when_it_is_marked_on_event():
+    """The scorer leaves out patterns marked on_event for a hand without events: a
+    pattern that reads them unmarked would still be called, a marked one that reads
+    anything else would be skipped wrongly."""
+    marked = {n for n, fn in PATTERNS.items() if getattr(fn, "on_event", False)}
+    reads = {n for n, fn in PATTERNS.items() if ".events" in inspect.getsource(fn)}
+    assert marked == reads
+    assert {"heavenly", "robbing_kong", "last_tile", "kong_bloom", "migi", "double_win"} <= marked
+
+
+def test_a_hand_without_events_is_not_asked_the_event_patterns():
+    rs = load("taiwan")
+    without = {r.id for r in rs.plan((False, None), True, False, rs.defaults)}
+    with_events = {r.id for r in rs.plan((False, None), True, True, rs.defaults)}
+    events = {"heavenly", "earthly", "ready_dealt", "ready_first_discard", "robbing_kong", "last_tile", "kong_bloom", "eight_flowers"}
+    assert with_events - without == events | {"seven_rob_one"}  # 七搶一: its house option is on in taiwan
+    assert "self_drawn" in without and "migi" not in with_events  # MIGI needs its house option, off by default
 
 
 # Options: typed, ranged, checked by name.
