@@ -102,19 +102,21 @@ class Hand:
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     eighth_flower: str | None = None  # seat holding the eighth flower when seven were self-drawn (七搶一 情況一)
     # Worked out once, when the hand is made: the check, the wait finder and patterns ask again and again.
+    standing: tuple[int, ...] = field(init=False, repr=False, compare=False)  # copies of each kind among the concealed tiles
     held: tuple[int, ...] = field(init=False, repr=False, compare=False)  # copies of each kind in own hand and melds
     kongs: int = field(init=False, repr=False, compare=False)  # kongs on the table, exposed or concealed
     exposed_sets: int = field(init=False, repr=False, compare=False)  # sets called from others (chi, pon, exposed kong)
 
     def __post_init__(self) -> None:
-        held = counts(self.concealed)
+        standing = counts(self.concealed)
+        held = list(standing)
         kongs = exposed = 0
         for m in self.melds:
             for t in m.tiles:
                 held[t] += 1
             kongs += m.is_kong
             exposed += m.exposed
-        self.__dict__.update(held=tuple(held), kongs=kongs, exposed_sets=exposed)  # frozen: set once, in one call
+        self.__dict__.update(standing=tuple(standing), held=tuple(held), kongs=kongs, exposed_sets=exposed)  # frozen: set once, in one call
 
     @property
     def is_dealer(self) -> bool:
