@@ -35,7 +35,7 @@ def cmd_score(args: argparse.Namespace) -> None:
             if args.text:
                 piece = ("\n\n" if n > 1 else "") + score_text(s)
             elif hands.many:
-                piece = ("[\n" if n == 1 else ",\n") + json.dumps(s.to_json(), ensure_ascii=False)  # one line a hand
+                piece = ("[\n" if n == 1 else ",\n") + s.to_json_line()  # one line a hand
             else:
                 piece = json.dumps(s.to_json(), ensure_ascii=False, indent=2)
             spool.write(piece.encode())

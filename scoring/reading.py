@@ -4,6 +4,7 @@ winning tile completed. Patterns are scored on a reading; the best one wins
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -12,7 +13,7 @@ from typing import Any
 from .decompose import CHOW, HONOURS, PUNG, Shape, splits, waits
 from .hand import Hand
 from .special import specials
-from .tiles import KINDS, counts, format_tiles
+from .tiles import KINDS, format_tiles
 
 KONG = "kong"
 
@@ -38,12 +39,14 @@ class Set:
     is_pung: bool = field(init=False, repr=False, compare=False)  # a pung or a kong
     tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)
     notation: str = field(init=False, repr=False, compare=False)  # its tiles as written: "234m"
+    json: str = field(init=False, repr=False, compare=False)  # to_json() encoded: sets are shared, encoded once
 
     def __post_init__(self) -> None:
         tiles = (self.tile, self.tile + 1, self.tile + 2) if self.shape == CHOW else (self.tile,) * (4 if self.shape == KONG else 3)
         object.__setattr__(self, "is_pung", self.shape != CHOW)
         object.__setattr__(self, "tiles", tiles)
         object.__setattr__(self, "notation", format_tiles(tiles))
+        object.__setattr__(self, "json", json.dumps(self.to_json(), ensure_ascii=False))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.shape, "tiles": self.notation, "concealed": self.concealed, "called": self.called}
@@ -132,7 +135,7 @@ def readings(hand: Hand, options: Mapping[str, Any], shapes: tuple[str, ...] = (
     win = hand.winning_tile
     if win is None:
         return []
-    standing = tuple(counts(hand.concealed))
+    standing = hand.standing
     called = _hand_sets(hand)
     before = standing[:win] + (standing[win] - 1,) + standing[win + 1 :]
     extra = (lambda c: bool(specials(c, len(called), shapes))) if shapes else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -31,3 +32,22 @@ def test_no_two_listed_items_replace_each_other(ruleset, seed):
     wins = [p for p in s.payments if p.kind != "immediate"]
     assert len(wins) == (3 if obj["self_drawn"] else 1)
     assert all(p.payee == obj["seat"] and p.payer != p.payee for p in s.payments)
+
+
+@pytest.mark.parametrize("ruleset", names())
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_a_score_line_is_its_json_encoded(ruleset, seed):
+    """The batch's one line a hand is put together from encoded parts: it must be the
+    very text json.dumps gives for the whole score."""
+    try:
+        s = score(hand_from_json(random_hand(random.Random(seed), ruleset)))
+    except HandError:
+        return
+    assert s.to_json_line() == json.dumps(s.to_json(), ensure_ascii=False)
+
+
+def test_a_score_line_keeps_the_eighth_flower_holders_items():
+    hand = {"concealed": "123m456m789p234s678s55p", "winning_tile": "4m", "self_drawn": True, "flowers": "1234567f", "eighth_flower": "N"}
+    s = score(hand_from_json(hand))
+    assert s.payer_items and s.to_json_line() == json.dumps(s.to_json(), ensure_ascii=False)
