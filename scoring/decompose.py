@@ -92,29 +92,46 @@ def splits(c: Counts) -> tuple[Split, ...]:
     return tuple(out)
 
 
+def _trim(g: Counts | list[int]) -> Counts:
+    """Counts without the empty kinds at either end."""
+    lo, hi = 0, len(g)
+    while lo < hi and not g[lo]:
+        lo += 1
+    while hi > lo and not g[hi - 1]:
+        hi -= 1
+    return tuple(g[lo:hi])
+
+
 @lru_cache(maxsize=SUIT_CACHE)
 def _suit_ok(g: Counts, base: int, pair: bool) -> bool:
-    """Can one suit's counts be cut into sets, plus a pair if `pair`? A search that
-    stops at the first cut, for the wait finder's many trial holdings."""
-    i = next((k for k, n in enumerate(g) if n), -1)
-    if i < 0:
+    """Can one suit's counts be cut into sets, plus a pair if `pair`? Sets do not care
+    where in a suit the tiles sit (234m cuts as 678m does), so a holding not seen before
+    asks its trimmed counts, which the wait finder's many trial holdings share."""
+    return _core_ok(_trim(g), base == HONOURS, pair)
+
+
+@lru_cache(maxsize=SUIT_CACHE)
+def _core_ok(core: Counts, honours: bool, pair: bool) -> bool:
+    """`_suit_ok` for counts trimmed at both ends: a search from the first kind that stops
+    at the first cut. A chow needs the two kinds after it inside the core."""
+    if not core:
         return not pair
-    rest = list(g)
-    if pair and g[i] >= 2:
-        rest[i] -= 2
-        if _suit_ok(tuple(rest), base, False):
+    rest = list(core)
+    if pair and core[0] >= 2:
+        rest[0] -= 2
+        if _core_ok(_trim(rest), honours, False):
             return True
-        rest[i] += 2
-    if g[i] >= 3:
-        rest[i] -= 3
-        if _suit_ok(tuple(rest), base, pair):
+        rest[0] += 2
+    if core[0] >= 3:
+        rest[0] -= 3
+        if _core_ok(_trim(rest), honours, pair):
             return True
-        rest[i] += 3
-    if base < HONOURS and i <= 6 and g[i + 1] and g[i + 2]:
-        rest[i] -= 1
-        rest[i + 1] -= 1
-        rest[i + 2] -= 1
-        return _suit_ok(tuple(rest), base, pair)
+        rest[0] += 3
+    if not honours and len(core) >= 3 and core[1] and core[2]:
+        rest[0] -= 1
+        rest[1] -= 1
+        rest[2] -= 1
+        return _core_ok(_trim(rest), honours, pair)
     return False
 
 
