@@ -92,13 +92,19 @@ def splits(c: Counts) -> tuple[Split, ...]:
     return tuple(out)
 
 
-def _trim(g: Counts | list[int]) -> Counts:
-    """Counts without the empty kinds at either end."""
+def _span(g: Counts | list[int]) -> tuple[int, int]:
+    """The first held kind of counts and one past the last (equal when none is held)."""
     lo, hi = 0, len(g)
     while lo < hi and not g[lo]:
         lo += 1
     while hi > lo and not g[hi - 1]:
         hi -= 1
+    return lo, hi
+
+
+def _trim(g: Counts | list[int]) -> Counts:
+    """Counts without the empty kinds at either end."""
+    lo, hi = _span(g)
     return tuple(g[lo:hi])
 
 
@@ -144,17 +150,32 @@ def is_complete(c: Counts) -> bool:
 @lru_cache(maxsize=SUIT_CACHE)
 def _suit_waits(g: Counts, base: int, pair: bool) -> tuple[int, ...]:
     """The kinds of one suit that, added to `g`, let it be cut into sets (and a pair
-    if `pair`). Only a kind next to or one apart from a held one (the same one for
-    honours) can join a set or a pair."""
-    reach = 0 if base == HONOURS else 2
-    near = {k + d for k, n in enumerate(g) if n for d in range(-reach, reach + 1)}
+    if `pair`). As in `_suit_ok`, a holding not seen before asks its trimmed counts,
+    with the room the suit leaves on either side (a wait lies at most two kinds out)."""
+    lo, hi = _span(g)
+    if lo == hi:
+        return ()
+    honours = base == HONOURS
+    reach = 0 if honours else 2
+    return tuple(base + lo + k for k in _core_waits(g[lo:hi], honours, pair, min(lo, reach), min(len(g) - hi, reach)))
+
+
+@lru_cache(maxsize=SUIT_CACHE)
+def _core_waits(core: Counts, honours: bool, pair: bool, left: int, right: int) -> tuple[int, ...]:
+    """`_suit_waits` of trimmed counts, as offsets from their first kind, with `left` and
+    `right` free kinds beside them. Only a kind next to or one apart from a held one
+    (the same one for honours) can join a set or a pair."""
+    reach = 0 if honours else 2
+    near = {k + d for k, n in enumerate(core) if n for d in range(-reach, reach + 1)}
+    padded = (0,) * left + core + (0,) * right
     out = []
-    for i in sorted(near):
-        if 0 <= i < len(g) and g[i] < 4:
-            after = list(g)
-            after[i] += 1
-            if _suit_ok(tuple(after), base, pair):
-                out.append(base + i)
+    for k in sorted(near):
+        j = k + left
+        if 0 <= j < len(padded) and padded[j] < 4:
+            after = list(padded)
+            after[j] += 1
+            if _core_ok(_trim(after), honours, pair):
+                out.append(k)
     return tuple(out)
 
 
