@@ -70,21 +70,21 @@ def _pair_cuts(g: Counts, base: int) -> tuple[tuple[int, Cuts], ...]:
     return tuple(out)
 
 
-def _pair_suit(c: Counts) -> int | None:
+def _pair_suit(suits: tuple[Counts, ...]) -> int | None:
     """The suit that must hold the pair: the only one whose count is 2 more than a
     multiple of 3. None when no suit is, or more than one suit is not a multiple of 3."""
-    rest = [sum(g) % 3 for g in _suits(c)]
+    rest = [n % 3 for n in map(sum, suits)]
     return rest.index(2) if sorted(rest) == [0, 0, 0, 2] else None
 
 
 def splits(c: Counts) -> tuple[Split, ...]:
     """Every (pair, sets) reading of counts `c`: pairs from the lowest kind, and for
     each the sets of every suit in turn (the same order as one search over all 34)."""
-    p = _pair_suit(c)
+    suits = _suits(c)
+    p = _pair_suit(suits)
     if p is None:
         return ()
-    suits = _suits(c)
-    cuts = [_cuts(g, base) for g, base in zip(suits, SUIT_STARTS)]
+    cuts = list(map(_cuts, suits, SUIT_STARTS))
     out: list[Split] = []
     for pair, own in _pair_cuts(suits[p], SUIT_STARTS[p]):
         cuts[p] = own
@@ -143,8 +143,9 @@ def _core_ok(core: Counts, honours: bool, pair: bool) -> bool:
 
 def is_complete(c: Counts) -> bool:
     """Sets and one pair?"""
-    p = _pair_suit(c)
-    return p is not None and all(_suit_ok(g, base, i == p) for i, (g, base) in enumerate(zip(_suits(c), SUIT_STARTS)))
+    suits = _suits(c)
+    p = _pair_suit(suits)
+    return p is not None and all(_suit_ok(g, base, i == p) for i, (g, base) in enumerate(zip(suits, SUIT_STARTS)))
 
 
 @lru_cache(maxsize=SUIT_CACHE)
@@ -185,7 +186,7 @@ def _set_waits(before: Counts) -> set[int]:
     more (it then holds the pair) or one of two suits with 2 more (the other holds
     the pair); every suit it does not join must be cut as it stands."""
     suits = _suits(before)
-    rest = [sum(g) % 3 for g in suits]
+    rest = [n % 3 for n in map(sum, suits)]
     shape = sorted(rest)
     if shape == [0, 0, 0, 1]:
         joins = [(rest.index(1), rest.index(1))]  # (the suit the tile joins, the pair's suit)
