@@ -128,24 +128,11 @@ class Ruleset:
         return MappingProxyType({i.id: i for i in self.items})
 
     @cached_property
-    def alone_ids(self) -> frozenset[str]:
-        """Items that, when they apply, leave no other hand item (七搶一)."""
-        return frozenset(i.id for i in self.items if i.alone)
-
-    @cached_property
-    def at_once_ids(self) -> frozenset[str]:
-        """Items whose hand is paid at once, never chained (大雞)."""
-        return frozenset(i.id for i in self.items if i.at_once)
-
-    @cached_property
-    def immediate_ids(self) -> frozenset[str]:
-        """Items paid at once by each other player besides the hand (暗槓, 一台花)."""
-        return frozenset(i.id for i in self.items if i.immediate)
-
-    @cached_property
-    def as_self_drawn_ids(self) -> frozenset[str]:
-        """Items paid as self-drawn by all three (四槓牌)."""
-        return frozenset(i.id for i in self.items if i.as_self_drawn)
+    def flagged(self) -> Mapping[str, frozenset[str]]:
+        """The ids of the items each payment flag of `ItemRule` is set on: `alone` (七搶一),
+        `at_once` (大雞), `immediate` (暗槓, 一台花), `as_self_drawn` (四槓牌)."""
+        flags = ("alone", "at_once", "immediate", "as_self_drawn")
+        return MappingProxyType({f: frozenset(i.id for i in self.items if getattr(i, f)) for f in flags})
 
     @cached_property
     def unlinked(self) -> frozenset[str]:
@@ -232,8 +219,9 @@ class Ruleset:
         return out
 
     def _resolve(self, found: tuple[str, ...], options: Mapping[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        if not self.alone_ids.isdisjoint(found):
-            return ((next(i for i in found if i in self.alone_ids), ()),)
+        alone = self.flagged["alone"]
+        if not alone.isdisjoint(found):
+            return ((next(i for i in found if i in alone), ()),)
         if self.unlinked.issuperset(found):  # nothing found replaces or is replaced: the usual dealer items
             return tuple((i, ()) for i in found)
         kept: dict[str, bool] = {}

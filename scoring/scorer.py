@@ -195,14 +195,14 @@ def _payments(
     immediate payments outside the hand value (暗槓, 一台花 ...)."""
     stakes = hand.stakes or rs.stakes
     ids = {i.id for i in items}
-    kind = "at_once" if not rs.at_once_ids.isdisjoint(ids) else "win"
+    kind = "at_once" if not rs.flagged["at_once"].isdisjoint(ids) else "win"
     discarder = None if hand.self_drawn else hand.discarder
     out = win_payments(hand.seat, discarder, total, dealer_total, stakes, kind)
     extra = sum(i.value for i in payer_items)
     if extra:
         holder = hand.eighth_flower
         out = [replace(p, points=p.points + extra, amount=p.amount + extra * stakes.point) if p.payer == holder else p for p in out]
-    if not rs.immediate_ids.isdisjoint(ids):
+    if not rs.flagged["immediate"].isdisjoint(ids):
         for item in items:
             bases = rs.by_id[item.id].immediate * item.count
             if bases:
@@ -235,7 +235,7 @@ def score(hand: Hand) -> Score:
     total = sum(i.value for i in items)
     if total < rs.minimum:
         raise HandError(f"below the minimum: {total} {rs.unit}, rule set {rs.id} needs at least {rs.minimum}")
-    as_self_drawn = [i.id for i in items if i.id in rs.as_self_drawn_ids]
+    as_self_drawn = [i.id for i in items if i.id in rs.flagged["as_self_drawn"]]
     if as_self_drawn and not hand.self_drawn:
         raise HandError(f"{', '.join(as_self_drawn)} is paid as self-drawn by all three: set self_drawn")
     dealer_items = _items(rs, reading, dealer=True)
