@@ -60,12 +60,14 @@ def _read_right(detector: Detector, art: dict) -> int:
     return right
 
 
+@pytest.mark.shared("art")
 def test_a_sheet_teaches_every_kind_once_and_shows_each_kinds_examples(profile):
     assert profile.counts() == {k: 1 for k in tileset.kinds_of(SHEET)}
     assert profile.embeddings.shape[0] == 42 and np.linalg.norm(profile.embeddings, axis=1) == pytest.approx(np.ones(42), abs=1e-5)
     assert profile.crops.shape == (42, 64, 64, 3) and profile.picture(per_kind=2).shape == (42 * 64, 2 * 64, 3)
 
 
+@pytest.mark.shared("art")
 def test_a_correction_adds_its_tile_and_its_undo_takes_it_away(profile, art):
     from datasets.sheet import render_sheet
     from vision.faces import FaceReader
@@ -75,6 +77,7 @@ def test_a_correction_adds_its_tile_and_its_undo_takes_it_away(profile, art):
     assert corrected.counts()["5z"] == 2 and corrected.without_last().counts() == profile.counts()
 
 
+@pytest.mark.shared("art")
 def test_a_held_out_style_reads_better_with_its_profile_and_no_worse_with_another_sets(art, learner, profile):
     from datasets.sheet import render_sheet
 
@@ -84,6 +87,7 @@ def test_a_held_out_style_reads_better_with_its_profile_and_no_worse_with_anothe
     assert _read_right(Detector(tileset=other), art) >= alone
 
 
+@pytest.mark.shared("art")
 def test_a_kind_the_profile_lacks_keeps_the_general_readers_probability(profile):
     keep = [i for i, k in enumerate(profile.kinds) if k != "5z"]
     lacking = tileset.Profile("x", tuple(profile.kinds[i] for i in keep), profile.embeddings[keep], profile.crops[keep], profile.readers)
@@ -109,6 +113,7 @@ def test_tile_notation_is_read_in_the_order_written_and_a_bad_one_refused():
             tileset.kinds_of(bad)
 
 
+@pytest.mark.shared("art")
 def test_doubts_name_the_kinds_missing_and_an_example_nearer_another_kind(profile):
     one = [profile.kinds.index(k) for k in ("1m", "2m")]
     # a second "1m" that is really the 2m's embedding
@@ -131,6 +136,7 @@ def store(tmp_path, monkeypatch):
     return tmp_path / "tilesets"
 
 
+@pytest.mark.shared("art")
 def test_learning_stores_a_set_and_adds_to_it_and_it_is_listed_shown_and_deleted(capsys, store, tmp_path):
     sheet = render_sheet_photo(tmp_path / "sheet.png")
     code, out, _ = _cli(capsys, "tileset", "learn", "home", f"{sheet}={SHEET}")
@@ -143,6 +149,7 @@ def test_learning_stores_a_set_and_adds_to_it_and_it_is_listed_shown_and_deleted
     assert _cli(capsys, "tileset", "delete", "home")[0] == 0 and not (store / "home.npz").exists()
 
 
+@pytest.mark.shared("art")
 def test_a_photo_whose_tile_count_differs_stores_nothing(capsys, store, tmp_path):
     sheet = render_sheet_photo(tmp_path / "sheet.png")
     code, out, err = _cli(capsys, "tileset", "learn", "home", f"{sheet}={SHEET}", f"{sheet}=1m2m")
@@ -159,6 +166,7 @@ def test_an_unknown_set_is_refused_by_every_photo_command(capsys, store, tmp_pat
     assert _cli(capsys, "tileset", "delete", "../x")[0] == 2
 
 
+@pytest.mark.shared("art")
 def test_a_corrupt_file_or_one_made_by_other_readers_is_refused_by_name(capsys, store, profile, tmp_path):
     profile.save(store)
     (store / "broken.npz").write_bytes(b"not a profile")
@@ -175,6 +183,7 @@ def test_a_corrupt_file_or_one_made_by_other_readers_is_refused_by_name(capsys, 
     assert tileset.load(HELD_OUT).counts() == profile.counts()
 
 
+@pytest.mark.shared("art")
 def test_the_active_set_is_kept_beside_the_sets_and_a_missing_or_corrupt_choice_means_none(store, profile):
     assert tileset.active() is None and tileset.active_profile() is None  # no folder yet
     profile.save(store)
@@ -194,6 +203,7 @@ def test_the_active_set_is_kept_beside_the_sets_and_a_missing_or_corrupt_choice_
     assert tileset.active() is None and tileset.names() == [HELD_OUT]
 
 
+@pytest.mark.shared("art")
 def test_a_correction_teaches_the_stored_set_and_its_undo_takes_away_exactly_that_example(store, profile, art):
     from datasets.sheet import render_sheet
     from vision.faces import FaceReader
@@ -223,6 +233,7 @@ def test_the_app_names_a_kind_by_its_code_and_its_chinese_name():
     assert [tileset.kind_label(k) for k in ("4z", "3m", "9p", "1s", "8f")] == ["4z 北", "3m 三萬", "9p 九筒", "1s 一條", "8f 竹"]
 
 
+@pytest.mark.shared("art")
 def test_a_detector_reads_with_a_set_on_the_networks_it_loaded(profile):
     base = Detector()
     reading = base.with_tileset(profile)
@@ -232,6 +243,7 @@ def test_a_detector_reads_with_a_set_on_the_networks_it_loaded(profile):
         base.with_tileset(tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.crops, "0" * 64))
 
 
+@pytest.mark.shared("art")
 def test_a_photo_of_each_kind_alone_teaches_every_kind_in_the_order_given(art, learner, tmp_path):
     from datasets.sheet import write_singles
 
@@ -241,6 +253,7 @@ def test_a_photo_of_each_kind_alone_teaches_every_kind_in_the_order_given(art, l
     assert learnt.kinds == tuple(kind for _, kind in reversed(pairs)) and learnt.counts() == {k: 1 for k in tileset.kinds_of(SHEET)}
 
 
+@pytest.mark.shared("art")
 def test_the_detector_bench_says_what_a_tile_set_adds_to_a_photo(capsys, store, profile):
     import re
 
