@@ -3,8 +3,8 @@
 Sources: the three sets in ../shared/art (samoheen CC0 PNG, lietxia SVG, fluffystuff
 CC0 SVG), Debian's kmahjongg tilesets (GPL-2+, rendered per element with
 rsvg-convert), and faces drawn here with every CJK font family Debian ships, each in
-three looks (`Look`: red 萬 under a black or blue numeral, 白 framed or empty, 1s as a
-bird, flowers numbered 1-4 or 一-四). `HELD_OUT` names the styles no network trains
+five looks (`Look`: red 萬 under a black or blue numeral, plain, 伍 or formal 壹..玖,
+白 framed or empty, 1s as a bird, flowers numbered 1-4 or 一-四, a corner index or none). `HELD_OUT` names the styles no network trains
 on. Faces are RGBA, 3:4, cached under work/faces/<style>/<code>.png.
 """
 
@@ -131,6 +131,8 @@ class Look:
     frame: tuple = (30, 60, 160)
     flowers: str = "big"  # "big" character, or "corner": a painted plant, the name and number in corners
     number: str = "arabic"  # the flower's 1-4, or "chinese" 一-四
+    numerals: str = "plain"  # 萬's numeral: "plain" 一..九, "wu" (伍 for 5, as Hong Kong sets), or "formal" 壹..玖
+    index: tuple | None = None  # a corner index's colour (1-9; E S W N for the winds, P F C for 白 發 中), or none
     paper: tuple = (246, 244, 236)
     jitter: float = 0.0  # how far each glyph strays from its place, a fraction of the face
 
@@ -154,8 +156,11 @@ def _drawn(font: str, look: Look = Look(), index: int = 0, seed: int = 0):
             left = (W - (box[2] - box[0])) / 2 - box[0] if x is None else x - box[0]
             d.text((left + shift(), y - box[1] + shift()), s, font=f, fill=fill)
 
+        if look.index and suit != "f":
+            mark = str(n) if suit in "mps" else "ESWNPFC"[n - 1]
+            d.text((14 + shift(), 6 + shift()), mark, font=ImageFont.truetype(font, 46, index=index), fill=look.index)
         if suit == "m":
-            text("一二三四五六七八九"[n - 1], small, 20, look.numeral)
+            text(_NUMERALS[look.numerals][n - 1], small, 20, look.numeral)
             text("萬", big, 130, look.wan)
         elif suit == "p":
             _pips(d, n, W, H, look.dots)
@@ -185,6 +190,7 @@ def _drawn(font: str, look: Look = Look(), index: int = 0, seed: int = 0):
     return draw
 
 
+_NUMERALS = {"plain": "一二三四五六七八九", "wu": "一二三四伍六七八九", "formal": "壹貳參肆伍陸柒捌玖"}
 _SPOTS = {1: [(0.5, 0.5)], 2: [(0.5, 0.27), (0.5, 0.73)], 3: [(0.27, 0.22), (0.5, 0.5), (0.73, 0.78)],
           4: [(0.3, 0.28), (0.7, 0.28), (0.3, 0.72), (0.7, 0.72)], 5: [(0.3, 0.25), (0.7, 0.25), (0.5, 0.5), (0.3, 0.75), (0.7, 0.75)],
           6: [(0.3, 0.2), (0.7, 0.2), (0.3, 0.55), (0.7, 0.55), (0.3, 0.82), (0.7, 0.82)],
@@ -246,6 +252,10 @@ _LOOKS = (
          white="single", frame=(25, 25, 30), flowers="corner", number="chinese", paper=(250, 250, 246), jitter=0.03),
     Look(dots=((200, 20, 30), (30, 60, 160), (20, 120, 60)), sticks=((30, 110, 150), (200, 20, 30)), white="empty",
          flowers="corner", paper=(238, 240, 228), jitter=0.05),
+    Look(numeral=(30, 60, 160), winds=(30, 60, 160), north=(30, 60, 160), white="double", flowers="corner", numerals="wu",
+         index=(200, 20, 30), paper=(250, 250, 247), jitter=0.03),
+    Look(dots=((20, 120, 60), (200, 20, 30), (30, 60, 160)), sticks=((30, 60, 160), (20, 120, 60)), white="single", frame=(25, 25, 30),
+         flowers="corner", number="chinese", numerals="formal", index=(30, 60, 160), paper=(244, 246, 240), jitter=0.04),
 )
 # Font families Debian ships (package in the comment), each drawn in every look.
 DRAWN_FONTS = {
@@ -278,7 +288,7 @@ STYLES = {
 # Never trained on by any network: the unseen-art and unseen-scene rows of
 # `make eval-generalisation` are rendered from these alone. A whole art source (lietxia),
 # a whole kmahjongg tileset, a whole brush font (cwTeX Kai) and the Noto Serif drawing.
-HELD_OUT = ("lietxia", "kmahjongg-jade", "taiwan-drawn", "drawn-cwkai-0", "drawn-cwkai-1", "drawn-cwkai-2")
+HELD_OUT = ("lietxia", "kmahjongg-jade", "taiwan-drawn", *(f"drawn-cwkai-{k}" for k in range(len(_LOOKS))))
 TRAINED = tuple(s for s in STYLES if s not in HELD_OUT)
 
 

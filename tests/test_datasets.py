@@ -37,9 +37,22 @@ def test_every_art_source_gives_faces(faces):
 def test_faces_are_drawn_with_every_font_and_look(faces):
     drawn = [s for s in faces if s.startswith("drawn-")]
     assert {s.split("-", 1)[1].rsplit("-", 1)[0] for s in drawn} == set(DRAWN_FONTS)
-    assert len(drawn) == 3 * len(DRAWN_FONTS) and all(len(faces[s]) == 42 for s in drawn)
+    assert len(drawn) == 5 * len(DRAWN_FONTS) and all(len(faces[s]) == 42 for s in drawn)
     looks = [faces[f"drawn-ukai-{k}"]["5z"] for k in range(3)]
     assert not np.array_equal(looks[0], looks[1]) and not np.array_equal(looks[1], looks[2])  # 白 framed twice, once empty
+
+
+@pytest.mark.shared("art")
+def test_some_looks_mark_each_tile_in_its_corner(faces):
+    """Many Hong Kong and export sets print an index (3, E, C ...) in the top-left corner."""
+
+    def inked(face: np.ndarray) -> int:
+        corner = face[4:24, 4:20, :3].astype(int)
+        return int((corner.max(2) - corner.min(2) > 80).sum())  # coloured ink on the near-grey paper
+
+    for kind in ("2s", "1z", "7z"):
+        assert inked(faces["drawn-ukai-3"][kind]) > 5 and inked(faces["drawn-ukai-4"][kind]) > 5
+        assert inked(faces["drawn-ukai-0"][kind]) == 0
 
 
 def test_held_out_styles_are_whole_sources_and_never_trained_on():
