@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import time
 from dataclasses import dataclass
@@ -346,8 +347,52 @@ def checkpoint(run: Path, net, opt, sched, rng: np.random.Generator, epoch: int,
     torch.save(state, run / "last.pt")
 
 
+def from_onnx(net, path: Path, crops: np.ndarray) -> float:
+    """Load an exported reader's weights into `net`, for a run begun from a reader whose
+    checkpoint was not kept. The export folded each BatchNorm into the convolution before
+    it; each is rebuilt to compute the folded function in train and eval mode alike, from
+    its input's statistics on `crops` (`pretrained.recalibrate`). Returns the largest
+    difference between the rebuilt net's logits and the graph's on those crops."""
+    import onnx
+    import onnxruntime as ort
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    from vision.faces import blob
+
+    from .pretrained import recalibrate
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
+    layers = list(net.children())
+    pairs = [(conv, layers[i + 1]) for i, conv in enumerate(layers) if isinstance(conv, nn.Conv2d)]
+    folded = [node.input[1:] for node in graph.node if node.op_type == "Conv"]
+    if len(folded) != len(pairs):
+        raise ValueError(f"{path}: {len(folded)} convolutions, the reader has {len(pairs)}")
+    with torch.no_grad():
+        for (conv, bn), (w, b) in zip(pairs, folded):
+            conv.weight.copy_(weights[w])
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(weights[b])
+    net.load_state_dict({k: v for k, v in weights.items() if k in net.state_dict()}, strict=False)
+    x = torch.from_numpy(blob(crops))
+    recalibrate(net, [bn for _, bn in pairs], torch.split(x, 128))
+    with torch.no_grad():
+        ours = net(x)[0].numpy()
+    theirs = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(["logits"], {"crops": blob(crops)})[0]
+    return float(np.abs(ours - theirs).max())
+
+
 def started_from_hong_kong(start: Path) -> bool:
-    """Whether a checkpoint's weights saw the Hong Kong photos; one that does not say, did."""
+    """Whether a checkpoint's or an exported reader's weights saw the Hong Kong photos;
+    one that does not say, did."""
+    if start.suffix == ".onnx":
+        import onnx
+
+        return {p.key: p.value for p in onnx.load(str(start)).metadata_props}.get(HONG_KONG_KEY, "trained on") != "never seen"
     import torch
 
     return bool(torch.load(start, weights_only=False).get("hong_kong", True))
@@ -377,7 +422,10 @@ def train(args: argparse.Namespace) -> dict:
     print(f"{len(tiles.photos)} photos, {len(fit.rows)} tiles to train on, {len(check.rows)} held out")
     net = build_net()
     hong_kong = saw_hong_kong(args.data) or args.start is not None and started_from_hong_kong(args.start)
-    if args.start:
+    if args.start and args.start.suffix == ".onnx":
+        crops = np.concatenate([c for c, *_ in itertools.islice(batches(fit, args.batch, np.random.default_rng(args.seed + 1)), 8)])
+        print(f"starting from {args.start}: logits within {from_onnx(net, args.start, crops):.2g} of the graph's")
+    elif args.start:
         missing = net.load_state_dict(torch.load(args.start, weights_only=False)["net"], strict=False).missing_keys
         print(f"starting from {args.start}" + (f"; new: {', '.join(missing)}" if missing else ""))
     steps = args.epochs * int(np.ceil(len(fit.rows) * 1.2 / args.batch))
@@ -443,7 +491,7 @@ def main(argv: list[str] | None = None) -> None:
     p = run_arguments(__doc__, "faces", 40, 128, 3e-3, MODEL)
     p.add_argument("--box", type=float, default=10.0, help="weight of the box loss (L1 over the four edges, in crop units) beside the face loss")
     p.add_argument("--turned", type=float, default=0.0, help="share of the tiles laid askew, up to 45 degrees, in the upright box round them (for synthetic photos, whose rows lie nearly level)")
-    p.add_argument("--start", type=Path, help="begin from the weights of another run's last.pt (a box head it lacks starts at the crop's own box)")
+    p.add_argument("--start", type=Path, help="begin from the weights of another run's last.pt (a box head it lacks starts at the crop's own box), or of an exported reader's .onnx")
     result = train(p.parse_args(argv))
     print(json.dumps({k: v for k, v in result.items() if k != "held_out"} | {"held_out": {k: v for k, v in result.get("held_out", {}).items() if k != "per_face"}}))
 

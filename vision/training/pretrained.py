@@ -63,14 +63,24 @@ def convert(out: Path, photos: list[Path], nc: int = 43) -> Path:
             else:  # class rows of the head: copy the 34 shared kinds into our order
                 conv.weight[rows] = w
                 conv.bias[rows] = b
-    _recalibrate(model, bns, photos)
+    recalibrate(model, bns, (_blob(path) for path in photos))
     model.float()
     model.names = dict(enumerate(CLASSES))
     torch.save({"model": model, "train_args": {}, "date": None, "version": "taiscore-convert"}, out)
     return out
 
 
-def _recalibrate(model, bns, photos: list[Path]) -> None:
+def _blob(path: Path):
+    import torch
+
+    img = cv2.resize(cv2.imread(str(path)), (640, 640))[:, :, ::-1].transpose(2, 0, 1)
+    return torch.from_numpy(np.ascontiguousarray(img)).float()[None] / 255.0
+
+
+def recalibrate(model, bns, inputs) -> None:
+    """Give each BatchNorm in `bns` (identity plus the folded bias) the mean and variance
+    of its input over `inputs`, so that it computes the folded function in train and eval
+    mode alike; also used by a reader begun from its exported graph (`training.faces`)."""
     import torch
 
     stats: dict[int, list] = {id(bn): [] for bn in bns}
@@ -82,10 +92,8 @@ def _recalibrate(model, bns, photos: list[Path]) -> None:
     handles = [bn.register_forward_hook(hook) for bn in bns]
     model.eval()
     with torch.no_grad():
-        for path in photos:
-            img = cv2.imread(str(path))
-            img = cv2.resize(img, (640, 640))[:, :, ::-1].transpose(2, 0, 1)
-            model(torch.from_numpy(np.ascontiguousarray(img)).float()[None] / 255.0)
+        for x in inputs:
+            model(x)
     for h in handles:
         h.remove()
     with torch.no_grad():
