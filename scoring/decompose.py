@@ -168,14 +168,19 @@ def _core_waits(core: Counts, honours: bool, pair: bool, left: int, right: int) 
     (the same one for honours) can join a set or a pair."""
     reach = 0 if honours else 2
     near = {k + d for k, n in enumerate(core) if n for d in range(-reach, reach + 1)}
-    padded = (0,) * left + core + (0,) * right
+    size = len(core)
     out = []
     for k in sorted(near):
-        j = k + left
-        if 0 <= j < len(padded) and padded[j] < 4:
-            after = list(padded)
-            after[j] += 1
-            if _core_ok(_trim(after), honours, pair):
+        if k < 0:  # one or two kinds before the core: the tile and the gaps up to it lead
+            if -k <= left:
+                if _core_ok((1,) + (0,) * (-k - 1) + core, honours, pair):
+                    out.append(k)
+        elif k >= size:  # after it: the core, the gaps, the tile
+            if k - size < right:
+                if _core_ok(core + (0,) * (k - size) + (1,), honours, pair):
+                    out.append(k)
+        elif core[k] < 4:  # inside it: the ends stay held, so the counts stay trimmed
+            if _core_ok(core[:k] + (core[k] + 1,) + core[k + 1 :], honours, pair):
                 out.append(k)
     return tuple(out)
 
@@ -198,7 +203,10 @@ def _set_waits(before: Counts) -> set[int]:
         return set()
     found: set[int] = set()
     for target, pair in joins:
-        if all(_suit_ok(suits[i], SUIT_STARTS[i], i == pair) for i in range(4) if i != target):
+        for i in range(4):
+            if i != target and not _suit_ok(suits[i], SUIT_STARTS[i], i == pair):
+                break
+        else:
             found.update(_suit_waits(suits[target], SUIT_STARTS[target], target == pair))
     return found
 
