@@ -8,7 +8,7 @@ mirrored), light and focus as phones vary. The reader learns the face (face-down
 tiles have none) and where the labelled box lies in the crop. One source photo in
 ten is held out (all three of its exported copies) to measure the reader apart from
 what it learned. Resumable from `work/runs/<name>/last.pt`; `--start` begins from
-another run's weights.
+another run's weights or from an exported reader (`from_onnx`).
 """
 
 from __future__ import annotations
