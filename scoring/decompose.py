@@ -172,16 +172,13 @@ def _core_waits(core: Counts, honours: bool, pair: bool, left: int, right: int) 
     out = []
     for k in sorted(near):
         if k < 0:  # one or two kinds before the core: the tile and the gaps up to it lead
-            if -k <= left:
-                if _core_ok((1,) + (0,) * (-k - 1) + core, honours, pair):
-                    out.append(k)
-        elif k >= size:  # after it: the core, the gaps, the tile
-            if k - size < right:
-                if _core_ok(core + (0,) * (k - size) + (1,), honours, pair):
-                    out.append(k)
-        elif core[k] < 4:  # inside it: the ends stay held, so the counts stay trimmed
-            if _core_ok(core[:k] + (core[k] + 1,) + core[k + 1 :], honours, pair):
+            if -k <= left and _core_ok((1,) + (0,) * (-k - 1) + core, honours, pair):
                 out.append(k)
+        elif k >= size:  # after it: the core, the gaps, the tile
+            if k - size < right and _core_ok(core + (0,) * (k - size) + (1,), honours, pair):
+                out.append(k)
+        elif core[k] < 4 and _core_ok(core[:k] + (core[k] + 1,) + core[k + 1 :], honours, pair):  # inside it: the ends stay held, so the counts stay trimmed
+            out.append(k)
     return tuple(out)
 
 

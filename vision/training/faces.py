@@ -361,7 +361,7 @@ def from_onnx(net, path: Path, crops: np.ndarray) -> float:
 
     from vision.faces import blob
 
-    from .pretrained import recalibrate
+    from .pretrained import recalibrate, unfold
 
     graph = onnx.load(str(path)).graph
     weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
@@ -373,16 +373,14 @@ def from_onnx(net, path: Path, crops: np.ndarray) -> float:
     with torch.no_grad():
         for (conv, bn), (w, b) in zip(pairs, folded):
             conv.weight.copy_(weights[w])
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(weights[b])
+            unfold(bn, weights[b])
     net.load_state_dict({k: v for k, v in weights.items() if k in net.state_dict()}, strict=False)
-    x = torch.from_numpy(blob(crops))
+    given = blob(crops)
+    x = torch.from_numpy(given)
     recalibrate(net, [bn for _, bn in pairs], torch.split(x, 128))
     with torch.no_grad():
         ours = net(x)[0].numpy()
-    theirs = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(["logits"], {"crops": blob(crops)})[0]
+    theirs = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(["logits"], {"crops": given})[0]
     return float(np.abs(ours - theirs).max())
 
 
@@ -390,9 +388,9 @@ def started_from_hong_kong(start: Path) -> bool:
     """Whether a checkpoint's or an exported reader's weights saw the Hong Kong photos;
     one that does not say, did."""
     if start.suffix == ".onnx":
-        import onnx
+        from vision.generalisation import hong_kong_photos
 
-        return {p.key: p.value for p in onnx.load(str(start)).metadata_props}.get(HONG_KONG_KEY, "trained on") != "never seen"
+        return hong_kong_photos(start) != "never seen"
     import torch
 
     return bool(torch.load(start, weights_only=False).get("hong_kong", True))

@@ -51,10 +51,7 @@ def convert(out: Path, photos: list[Path], nc: int = 43) -> Path:
             if prefix.endswith(".conv") and hasattr(modules[parent], "bn"):
                 bn = modules[parent].bn
                 conv.weight.copy_(w)
-                bn.running_mean.zero_()
-                bn.running_var.fill_(1.0 - bn.eps)
-                bn.weight.fill_(1.0)
-                bn.bias.copy_(b)
+                unfold(bn, b)
                 bns.append(bn)
             elif w.shape == conv.weight.shape:
                 conv.weight.copy_(w)
@@ -68,6 +65,15 @@ def convert(out: Path, photos: list[Path], nc: int = 43) -> Path:
     model.names = dict(enumerate(CLASSES))
     torch.save({"model": model, "train_args": {}, "date": None, "version": "taiscore-convert"}, out)
     return out
+
+
+def unfold(bn, bias) -> None:
+    """Make `bn` the identity plus the `bias` an export folded into the convolution before
+    it (in eval mode); `recalibrate` then gives it the statistics that keep it so."""
+    bn.running_mean.zero_()
+    bn.running_var.fill_(1.0 - bn.eps)
+    bn.weight.fill_(1.0)
+    bn.bias.copy_(bias)
 
 
 def _blob(path: Path):
