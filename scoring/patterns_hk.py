@@ -359,7 +359,7 @@ def two_suit_straight(r: Reading) -> Result:
 def _four_uses(r: Reading) -> list[tuple[str, int]]:
     """Tiles whose four copies are spread over sets and the pair (not a kong): 四歸."""
     out = []
-    for t in r.kinds:
+    for t in sorted(r.kinds):  # kind order: the note names them as a player reads the hand
         if any(s.shape == "kong" and s.tile == t for s in r.sets):
             continue
         in_chows = sum(1 for s in r.sets if s.shape == CHOW and s.tile <= t <= s.tile + 2)

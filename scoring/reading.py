@@ -8,6 +8,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import chain, filterfalse
+from operator import attrgetter
 from typing import Any
 
 from .decompose import CHOW, HONOURS, PUNG, Shape, splits, waits
@@ -16,6 +18,7 @@ from .special import specials
 from .tiles import KINDS, format_tiles
 
 KONG = "kong"
+SUIT_OF = tuple(min(k // 9, 3) for k in range(KINDS))  # kind -> 0 m, 1 p, 2 s, 3 honours
 
 # Wait shapes, named as players name them.
 SINGLE = "single"  # 單吊
@@ -37,6 +40,7 @@ class Set:
     concealed: bool
     called: bool = False  # lies on the table as a chi/pon/kong/ankong
     is_pung: bool = field(init=False, repr=False, compare=False)  # a pung or a kong
+    suit: int = field(init=False, repr=False, compare=False)  # 0 m, 1 p, 2 s, 3 honours
     tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)
     notation: str = field(init=False, repr=False, compare=False)  # its tiles as written: "234m"
     json: str = field(init=False, repr=False, compare=False)  # to_json() encoded: sets are shared, encoded once
@@ -44,6 +48,7 @@ class Set:
     def __post_init__(self) -> None:
         tiles = (self.tile, self.tile + 1, self.tile + 2) if self.shape == CHOW else (self.tile,) * (4 if self.shape == KONG else 3)
         object.__setattr__(self, "is_pung", self.shape != CHOW)
+        object.__setattr__(self, "suit", SUIT_OF[self.tile])
         object.__setattr__(self, "tiles", tiles)
         object.__setattr__(self, "notation", format_tiles(tiles))
         object.__setattr__(self, "json", json.dumps(self.to_json(), ensure_ascii=False))
@@ -84,30 +89,29 @@ class Reading:
     concealed: bool = field(init=False, repr=False, compare=False)  # 門清 (see below)
 
     def __post_init__(self) -> None:
-        tiles = [self.pair, self.pair] if self.pair is not None else []
-        pungs: list[Set] = []
-        chows: list[Set] = []
-        hidden = 0
-        for s in self.sets:
-            tiles += s.tiles
-            if s.is_pung:
-                pungs.append(s)
-                hidden += s.concealed
-            else:
-                chows.append(s)
-        tiles += self.extra
-        kinds = frozenset(tiles)
+        sets, pair = self.sets, self.pair
+        pungs = tuple(filter(IS_PUNG, sets))
+        kinds = frozenset(chain(chain.from_iterable(map(TILES, sets)), self.extra))
+        suits = set(map(SUIT, sets))
+        if pair is not None:
+            kinds |= {pair}
+            suits.add(SUIT_OF[pair])
+        if self.extra:
+            suits.update(map(SUIT_OF.__getitem__, self.extra))
         self.__dict__.update(  # frozen: set once, here, in one call (object.__setattr__ per field costs more than the rest)
-            complete=self.pair is not None,
+            complete=pair is not None,
             kinds=kinds,
-            pungs=tuple(pungs),
-            chows=tuple(chows),
-            pung_tiles=frozenset([s.tile for s in pungs]),
-            suits=frozenset([t // 9 for t in kinds if t < 27]),
-            has_honour=bool(kinds) and max(kinds) >= 27,
-            concealed_pungs=hidden,
-            concealed=_concealed(self.hand, self.options),
+            pungs=pungs,
+            chows=tuple(filterfalse(IS_PUNG, sets)),
+            pung_tiles=frozenset(map(TILE, pungs)),
+            suits=frozenset(suits - {3}),
+            has_honour=3 in suits,
+            concealed_pungs=sum(map(CONCEALED, pungs)),
+            concealed=not self.hand.exposed_sets or _concealed(self.hand, self.options),
         )
+
+
+IS_PUNG, TILES, SUIT, TILE, CONCEALED = map(attrgetter, ("is_pung", "tiles", "suit", "tile", "concealed"))
 
 
 def _concealed(hand: Hand, options: Mapping[str, Any]) -> bool:
@@ -142,21 +146,29 @@ def readings(hand: Hand, options: Mapping[str, Any], shapes: tuple[str, ...] = (
     held = hand.held  # own copies before the winning tile arrived: standing tiles and melds, less the winning tile
     hand_waits = waits(before, held[:win] + (held[win] - 1,) + held[win + 1 :], extra)
     out: list[Reading] = _special_readings(hand, options, standing, called, shapes, hand_waits) if shapes else []
+    holds_win = _holding(win)
     for pair, cut in splits(standing):
-        own = tuple([STANDING_SETS[shape] for shape in cut])
+        own = tuple(map(STANDING_SETS.__getitem__, cut))
         if pair == win:
             out.append(Reading(hand, options, called + own, pair, None, SINGLE, hand_waits))
         seen: set[Shape] = set()
-        for i, (shape, tile) in enumerate(cut):
-            if (shape, tile) in seen or not (tile == win or shape == CHOW and tile <= win <= tile + 2):
+        for i, shape in enumerate(cut):
+            if shape not in holds_win or shape in seen:
                 continue
-            seen.add((shape, tile))
-            if shape == PUNG:
-                sets, wait = own[:i] + (_set(PUNG, tile, hand.self_drawn),) + own[i + 1 :], PAIR_WAIT
+            seen.add(shape)
+            if shape[0] == PUNG:
+                sets, wait = own[:i] + (_set(PUNG, win, hand.self_drawn),) + own[i + 1 :], PAIR_WAIT
             else:
-                sets, wait = own, _chow_wait(tile, win)
+                sets, wait = own, _chow_wait(shape[1], win)
             out.append(Reading(hand, options, called + sets, pair, len(called) + i, wait, hand_waits))
     return out
+
+
+@cache
+def _holding(win: int) -> frozenset[Shape]:
+    """The standing sets the winning tile can have completed: its pung, and each chow holding it."""
+    chows = {(CHOW, low) for low in (win - 2, win - 1, win) if (CHOW, low) in STANDING_SETS and low <= win <= low + 2}
+    return frozenset({(PUNG, win)} | chows)
 
 
 def _special_readings(hand, options, standing, called, shapes, hand_waits) -> list[Reading]:

@@ -6,6 +6,8 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
+from itertools import compress, repeat
+from operator import attrgetter, call
 from typing import Any
 
 from .hand import Hand, HandError, Stakes
@@ -72,11 +74,11 @@ class Score:
 
     @property
     def total(self) -> int:
-        return sum(i.value for i in self.items)
+        return points(self.items)
 
     @property
     def dealer_total(self) -> int:
-        return sum(i.value for i in self.dealer_items)
+        return points(self.dealer_items)
 
     def to_json(self) -> dict[str, Any]:
         r = self.reading
@@ -96,28 +98,43 @@ class Score:
 
     def to_json_line(self) -> str:
         """`json.dumps(self.to_json(), ensure_ascii=False)`, the same text, put together from
-        the items', sets' and payments' own encoded JSON: encoding the whole dict each
+        parts encoded once: the items', sets' and payments' own JSON (shared instances),
+        and the rule set, pair, wait and waits looked up. Encoding the whole dict each
         hand was a third of a batch's time, and those parts recur across hands."""
         r = self.reading
-        fields = [
-            f'"ruleset": {_encoded(self.ruleset.id)}',
-            f'"unit": {_encoded(self.ruleset.unit)}',
-            f'"total": {self.total}',
-            f'"items": {_array(i.json for i in self.items)}',
-            f'"dealer_items": {_array(i.json for i in self.dealer_items)}',
-            *([f'"payer_items": {_array(i.json for i in self.payer_items)}'] if self.payer_items else []),
-            f'"sets": {_array(s.json for s in r.sets)}',
-            f'"pair": {_encoded(format_tiles([r.pair, r.pair]) if r.pair is not None else None)}',
-            f'"wait": {_encoded(r.wait)}',
-            f'"waits": {_encoded([code(k) for k in r.waits])}',
-            f'"payments": {_array(p.json for p in self.payments)}',
-        ]
-        return "{" + ", ".join(fields) + "}"
+        payer = f'"payer_items": [{", ".join(map(JSON, self.payer_items))}], ' if self.payer_items else ""
+        return (
+            f"{{{_head(self.ruleset.id, self.ruleset.unit)}, "
+            f'"total": {self.total}, '
+            f'"items": [{", ".join(map(JSON, self.items))}], '
+            f'"dealer_items": [{", ".join(map(JSON, self.dealer_items))}], '
+            f"{payer}"
+            f'"sets": [{", ".join(map(JSON, r.sets))}], '
+            f'"pair": {_encoded_once(None if r.pair is None else format_tiles([r.pair, r.pair]))}, '
+            f'"wait": {_encoded_once(r.wait)}, '
+            f'"waits": {_encoded_once(tuple(map(code, r.waits)))}, '
+            f'"payments": [{", ".join(map(JSON, self.payments))}]}}'
+        )
 
 
-def _array(parts: Iterable[str]) -> str:
-    """A JSON array of already encoded values, spaced as json.dumps spaces it."""
-    return "[" + ", ".join(parts) + "]"
+VALUE = attrgetter("value")
+JSON = attrgetter("json")
+
+
+def points(items: Iterable[Item]) -> int:
+    """What items come to."""
+    return sum(map(VALUE, items))
+
+
+@lru_cache(maxsize=ITEM_CACHE)
+def _encoded_once(value: str | tuple[str, ...] | None) -> str:
+    """A pair, a wait or a list of waits encoded: a few hundred recur across hands."""
+    return _encoded(value)
+
+
+@lru_cache(maxsize=8)
+def _head(ruleset: str, unit: str) -> str:
+    return f'"ruleset": {_encoded(ruleset)}, "unit": {_encoded(unit)}'
 
 
 @lru_cache(maxsize=ITEM_CACHE)
@@ -146,13 +163,15 @@ def _resolve(rs: Ruleset, found: dict[str, Item], options: Mapping[str, Any]) ->
 
 def _items(rs: Ruleset, r: Reading, dealer: bool = False, paid_by: str | None = None) -> tuple[Item, ...]:
     """The items of one group (hand items, dealer items, or those one payer alone pays)
-    that apply to a reading, after replacements. A plain loop over the rows worth calling
-    (`Ruleset.plan`): most patterns return 0."""
+    that apply to a reading, after replacements. Every pattern worth calling
+    (`Ruleset.plan`) is called in one `map`; most return 0, so only the few true ones
+    are looked at in Python."""
     options = r.options
+    plan = rs.plan((dealer, paid_by), dealer or r.complete, bool(r.hand.events), options)
+    results = list(map(call, plan.patterns, repeat(r)))
     found: dict[str, Item] = {}
-    for rule in rs.plan((dealer, paid_by), dealer or r.complete, bool(r.hand.events), options):
-        result = rule.pattern(r)
-        if result and (item := _applicable(rule, result, options)):
+    for rule, result in compress(zip(plan.rules, results), results):
+        if item := _applicable(rule, result, options):
             found[rule.id] = item
     return _resolve(rs, found, options) if found else ()
 
@@ -160,7 +179,7 @@ def _items(rs: Ruleset, r: Reading, dealer: bool = False, paid_by: str | None = 
 def _paid_instead(rs: Ruleset, r: Reading, items: tuple[Item, ...]) -> tuple[Item, ...]:
     """A hand whose best reading comes to exactly `when_total` is paid as that item (大雞)."""
     instead = rs.instead_of_total
-    if instead and r.complete and sum(i.value for i in items) == instead.when_total:
+    if instead and r.complete and points(items) == instead.when_total:
         return (Item(instead.id, instead.name, instead.name_en, instead.value, replaced=tuple(i.id for i in items)),)
     return items
 
@@ -198,7 +217,7 @@ def _payments(
     kind = "at_once" if not rs.flagged["at_once"].isdisjoint(ids) else "win"
     discarder = None if hand.self_drawn else hand.discarder
     out = win_payments(hand.seat, discarder, total, dealer_total, stakes, kind)
-    extra = sum(i.value for i in payer_items)
+    extra = points(payer_items)
     if extra:
         holder = hand.eighth_flower
         out = [replace(p, points=p.points + extra, amount=p.amount + extra * stakes.point) if p.payer == holder else p for p in out]
@@ -230,9 +249,9 @@ def score(hand: Hand) -> Score:
     if len(candidates) == 1:  # most hands read one way
         reading, best = candidates[0], _items(rs, candidates[0])
     else:
-        reading, best = max(((r, _items(rs, r)) for r in candidates), key=lambda ri: sum(i.value for i in ri[1]))
+        reading, best = max(((r, _items(rs, r)) for r in candidates), key=lambda ri: points(ri[1]))
     items = _paid_instead(rs, reading, best)
-    total = sum(i.value for i in items)
+    total = points(items)
     if total < rs.minimum:
         raise HandError(f"below the minimum: {total} {rs.unit}, rule set {rs.id} needs at least {rs.minimum}")
     as_self_drawn = [i.id for i in items if i.id in rs.flagged["as_self_drawn"]]
@@ -240,5 +259,5 @@ def score(hand: Hand) -> Score:
         raise HandError(f"{', '.join(as_self_drawn)} is paid as self-drawn by all three: set self_drawn")
     dealer_items = _items(rs, reading, dealer=True)
     payer_items = _items(rs, reading, paid_by="eighth_flower") if hand.eighth_flower else ()
-    payments = _payments(hand, rs, items, total, sum(i.value for i in dealer_items), payer_items)
+    payments = _payments(hand, rs, items, total, points(dealer_items), payer_items)
     return Score(rs, hand, reading, items, dealer_items, payments, payer_items)

@@ -70,8 +70,8 @@ def test_a_pattern_reads_the_events_exactly_when_it_is_marked_on_event():
 
 def test_a_hand_without_events_is_not_asked_the_event_patterns():
     rs = load("taiwan")
-    without = {r.id for r in rs.plan((False, None), True, False, rs.defaults)}
-    with_events = {r.id for r in rs.plan((False, None), True, True, rs.defaults)}
+    without = {r.id for r in rs.plan((False, None), True, False, rs.defaults).rules}
+    with_events = {r.id for r in rs.plan((False, None), True, True, rs.defaults).rules}
     events = {"heavenly", "earthly", "ready_dealt", "ready_first_discard", "robbing_kong", "last_tile", "kong_bloom", "eight_flowers"}
     assert with_events - without == events | {"seven_rob_one"}  # 七搶一: its house option is on in taiwan
     assert "self_drawn" in without and "migi" not in with_events  # MIGI needs its house option, off by default
