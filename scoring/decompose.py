@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import product
+from operator import itemgetter
 
 from .tiles import KINDS
 
@@ -182,29 +183,41 @@ def _core_waits(core: Counts, honours: bool, pair: bool, left: int, right: int) 
     return tuple(out)
 
 
-def _set_waits(before: Counts) -> set[int]:
-    """Kinds that complete `before` as sets and a pair. Each suit must end with a
-    multiple of 3 tiles but the pair's suit (2 more): the tile joins a suit with 1
-    more (it then holds the pair) or one of two suits with 2 more (the other holds
-    the pair); every suit it does not join must be cut as it stands."""
-    suits = _suits(before)
-    rest = [n % 3 for n in map(sum, suits)]
+def _joins(rest: tuple[int, ...]) -> tuple[tuple[int, bool, itemgetter, tuple[int, ...], tuple[bool, ...]], ...]:
+    """Where a tile can go in counts whose suits hold `rest` tiles more than a multiple
+    of 3. Each suit must end with a multiple of 3 but the pair's suit (2 more): the tile
+    joins a suit with 1 more (it then holds the pair) or one of two suits with 2 more
+    (the other holds the pair). Each way: the suit joined, whether it holds the pair,
+    and the other suits (picked, their first kinds, whether each holds the pair), which
+    must be cut as they stand."""
     shape = sorted(rest)
     if shape == [0, 0, 0, 1]:
-        joins = [(rest.index(1), rest.index(1))]  # (the suit the tile joins, the pair's suit)
+        ways = [(rest.index(1), rest.index(1))]  # (the suit the tile joins, the pair's suit)
     elif shape == [0, 0, 2, 2]:
         a = rest.index(2)
         b = rest.index(2, a + 1)
-        joins = [(a, b), (b, a)]
+        ways = [(a, b), (b, a)]
     else:
-        return set()
-    found: set[int] = set()
-    for target, pair in joins:
-        for i in range(4):
-            if i != target and not _suit_ok(suits[i], SUIT_STARTS[i], i == pair):
-                break
-        else:
-            found.update(_suit_waits(suits[target], SUIT_STARTS[target], target == pair))
+        return ()
+    out = []
+    for target, pair in ways:
+        others = [i for i in range(4) if i != target]
+        bases = tuple(SUIT_STARTS[i] for i in others)
+        out.append((target, target == pair, itemgetter(*others), bases, tuple(i == pair for i in others)))
+    return tuple(out)
+
+
+JOINS = {rest: _joins(rest) for rest in product(range(3), repeat=4)}  # suits' counts mod 3 -> where a tile can go
+
+
+def _set_waits(before: Counts) -> tuple[int, ...] | set[int]:
+    """Kinds that complete `before` as sets and a pair (`JOINS` says where a tile can go)."""
+    suits = _suits(before)
+    found: tuple[int, ...] | set[int] = ()
+    for target, holds_pair, others, bases, pairs in JOINS[tuple([n % 3 for n in map(sum, suits)])]:
+        if all(map(_suit_ok, others(suits), bases, pairs)):
+            more = _suit_waits(suits[target], SUIT_STARTS[target], holds_pair)
+            found = set(found).union(more) if found else more
     return found
 
 
@@ -218,7 +231,10 @@ def waits(before: Counts, held: Counts, special: Callable[[Counts], bool] | None
     """
     found = _set_waits(before)
     if special is not None:
+        found = set(found)
         for k in range(KINDS):
             if k not in found and special(before[:k] + (before[k] + 1,) + before[k + 1 :]):
                 found.add(k)
-    return tuple(sorted(k for k in found if held[k] < 4))
+    if 4 in map(held.__getitem__, found):
+        return tuple(sorted(k for k in found if held[k] < 4))
+    return tuple(sorted(found))

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, PlainValidator
 
 from .decompose import CHOW, PUNG
+from .quick import quick
 from .schema import Amount, Strict, Wind, check, refuse, shown
 from .tiles import (
     KINDS,
@@ -84,6 +85,7 @@ class Stakes:
     point: int = 20
 
 
+@quick
 @dataclass(frozen=True)
 class Hand:
     ruleset: str

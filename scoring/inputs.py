@@ -114,21 +114,16 @@ def read_json(path: str, limit: int = MAX_DOCUMENT_BYTES) -> Any:
     if not text.strip():
         raise InputError(f"{name} is empty: no JSON")
     try:
-        with _guarded(name, "the file"):
-            return _DECODER.decode(text)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as e:
         raise InputError(f"{name}: not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except (RecursionError, _Refused) as e:
+        raise _refusal(name, "the file", e) from None
 
 
-@contextmanager
-def _guarded(name: str, what: str) -> Iterator[None]:
+def _refusal(name: str, what: str, e: RecursionError | _Refused) -> InputError:
     """What the parser refuses beyond syntax, as one line: depth, long numbers, NaN."""
-    try:
-        yield
-    except RecursionError:
-        raise InputError(f"{name}: {what} is nested too deeply") from None
-    except _Refused as e:
-        raise InputError(f"{name}: {what}: {e}") from None
+    return InputError(f"{name}: {what} is nested too deeply" if isinstance(e, RecursionError) else f"{name}: {what}: {e}")
 
 
 class Batch:
@@ -177,11 +172,12 @@ class Batch:
         self._peek()
         while True:
             try:
-                with _guarded(self.name, what):
-                    value, end = _DECODER.raw_decode(self.buf, self.pos)
+                value, end = _DECODER.raw_decode(self.buf, self.pos)
                 if end < len(self.buf) or self.eof:
                     self.pos = end
                     return value
+            except (RecursionError, _Refused) as e:
+                raise _refusal(self.name, what, e) from None
             except json.JSONDecodeError as e:
                 cut = e.pos >= len(self.buf) - 16 or e.msg.startswith("Unterminated string")
                 if self.eof or not cut:

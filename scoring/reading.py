@@ -14,6 +14,7 @@ from typing import Any
 
 from .decompose import CHOW, HONOURS, PUNG, Shape, splits, waits
 from .hand import Hand
+from .quick import quick
 from .special import specials
 from .tiles import KINDS, format_tiles
 
@@ -63,6 +64,7 @@ def _set(shape: str, tile: int, concealed: bool, called: bool = False) -> Set:
     return Set(shape, tile, concealed, called)
 
 
+@quick
 @dataclass(frozen=True)
 class Reading:
     """One way to read a winning hand. The facts patterns ask for again and again

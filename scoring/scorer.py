@@ -12,6 +12,7 @@ from typing import Any
 
 from .hand import Hand, HandError, Stakes
 from .patterns import Result
+from .quick import quick
 from .reading import Reading, readings
 from .ruleset import ItemRule, Ruleset, RulesetError, load
 from .tiles import WINDS, code, format_tiles
@@ -62,6 +63,7 @@ class Payment:
         return _encoded(self.to_json())
 
 
+@quick
 @dataclass(frozen=True)
 class Score:
     ruleset: Ruleset
