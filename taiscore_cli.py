@@ -33,12 +33,12 @@ def cmd_score(args: argparse.Namespace) -> None:
             except HandError as e:
                 raise InputError(f"hand {n}: {e}" if hands.many else str(e)) from None
             if args.text:
-                piece = ("\n\n" if n > 1 else "") + score_text(s)
+                spool.write((("\n\n" if n > 1 else "") + score_text(s)).encode())
             elif hands.many:
-                piece = ("[\n" if n == 1 else ",\n") + s.to_json_line()  # one line a hand
+                spool.write(b"[\n" if n == 1 else b",\n")
+                spool.write(s.to_json_line())  # one line a hand
             else:
-                piece = json.dumps(s.to_json(), ensure_ascii=False, indent=2)
-            spool.write(piece.encode())
+                spool.write(json.dumps(s.to_json(), ensure_ascii=False, indent=2).encode())
         if hands.many and not args.text:
             spool.write(b"\n]" if n else b"[]")
         spool.write(b"\n")

@@ -44,7 +44,7 @@ class Set:
     suit: int = field(init=False, repr=False, compare=False)  # 0 m, 1 p, 2 s, 3 honours
     tiles: tuple[int, ...] = field(init=False, repr=False, compare=False)
     notation: str = field(init=False, repr=False, compare=False)  # its tiles as written: "234m"
-    json: str = field(init=False, repr=False, compare=False)  # to_json() encoded: sets are shared, encoded once
+    json_utf8: bytes = field(init=False, repr=False, compare=False)  # to_json() encoded: sets are shared, encoded once
 
     def __post_init__(self) -> None:
         tiles = (self.tile, self.tile + 1, self.tile + 2) if self.shape == CHOW else (self.tile,) * (4 if self.shape == KONG else 3)
@@ -52,7 +52,7 @@ class Set:
         object.__setattr__(self, "suit", SUIT_OF[self.tile])
         object.__setattr__(self, "tiles", tiles)
         object.__setattr__(self, "notation", format_tiles(tiles))
-        object.__setattr__(self, "json", json.dumps(self.to_json(), ensure_ascii=False))
+        object.__setattr__(self, "json_utf8", json.dumps(self.to_json(), ensure_ascii=False).encode())
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.shape, "tiles": self.notation, "concealed": self.concealed, "called": self.called}

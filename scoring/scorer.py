@@ -10,7 +10,7 @@ from itertools import compress, repeat
 from operator import attrgetter, call
 from typing import Any
 
-from .hand import Hand, HandError, Stakes
+from .hand import MAX_STREAK, Hand, HandError, Stakes
 from .patterns import Result
 from .quick import quick
 from .reading import Reading, readings
@@ -41,9 +41,9 @@ class Item:
         return out
 
     @cached_property
-    def json(self) -> str:
+    def json_utf8(self) -> bytes:
         """to_json() encoded: items are shared instances, so each is encoded once."""
-        return _encoded(self.to_json())
+        return _encoded(self.to_json()).encode()
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,9 @@ class Payment:
         return {"from": self.payer, "to": self.payee, "points": self.points, "amount": self.amount, "kind": self.kind}
 
     @cached_property
-    def json(self) -> str:
+    def json_utf8(self) -> bytes:
         """to_json() encoded: payments are shared instances, so each is encoded once."""
-        return _encoded(self.to_json())
+        return _encoded(self.to_json()).encode()
 
 
 @quick
@@ -98,29 +98,27 @@ class Score:
             "payments": [p.to_json() for p in self.payments],
         }
 
-    def to_json_line(self) -> str:
-        """`json.dumps(self.to_json(), ensure_ascii=False)`, the same text, put together from
-        parts encoded once: the items', sets' and payments' own JSON (shared instances),
-        and the rule set, pair, wait and waits looked up. Encoding the whole dict each
-        hand was a third of a batch's time, and those parts recur across hands."""
+    def to_json_line(self) -> bytes:
+        """`json.dumps(self.to_json(), ensure_ascii=False)` in UTF-8, the same text, put
+        together from parts encoded once: the items', sets' and payments' own JSON (shared
+        instances), and the rule set, and the pair, wait and waits, looked up. Encoding
+        the whole dict each hand was a third of a batch's time, and those parts recur."""
         r = self.reading
-        payer = f'"payer_items": [{", ".join(map(JSON, self.payer_items))}], ' if self.payer_items else ""
-        return (
-            f"{{{_head(self.ruleset.id, self.ruleset.unit)}, "
-            f'"total": {self.total}, '
-            f'"items": [{", ".join(map(JSON, self.items))}], '
-            f'"dealer_items": [{", ".join(map(JSON, self.dealer_items))}], '
-            f"{payer}"
-            f'"sets": [{", ".join(map(JSON, r.sets))}], '
-            f'"pair": {_encoded_once(None if r.pair is None else format_tiles([r.pair, r.pair]))}, '
-            f'"wait": {_encoded_once(r.wait)}, '
-            f'"waits": {_encoded_once(tuple(map(code, r.waits)))}, '
-            f'"payments": [{", ".join(map(JSON, self.payments))}]}}'
+        payer = b'"payer_items": [%s], ' % b", ".join(map(JSON, self.payer_items)) if self.payer_items else b""
+        return b'{%s, "total": %d, "items": [%s], "dealer_items": [%s], %s"sets": [%s], %s, "payments": [%s]}' % (
+            _head(self.ruleset.id, self.ruleset.unit),
+            self.total,
+            b", ".join(map(JSON, self.items)),
+            b", ".join(map(JSON, self.dealer_items)),
+            payer,
+            b", ".join(map(JSON, r.sets)),
+            _win_shape(r.pair, r.wait, r.waits),
+            b", ".join(map(JSON, self.payments)),
         )
 
 
 VALUE = attrgetter("value")
-JSON = attrgetter("json")
+JSON = attrgetter("json_utf8")
 
 
 def points(items: Iterable[Item]) -> int:
@@ -129,14 +127,15 @@ def points(items: Iterable[Item]) -> int:
 
 
 @lru_cache(maxsize=ITEM_CACHE)
-def _encoded_once(value: str | tuple[str, ...] | None) -> str:
-    """A pair, a wait or a list of waits encoded: a few hundred recur across hands."""
-    return _encoded(value)
+def _win_shape(pair: int | None, wait: str | None, waits: tuple[int, ...]) -> bytes:
+    """A reading's pair, wait and waits as JSON: a few thousand recur across hands."""
+    shown = None if pair is None else format_tiles([pair, pair])
+    return b'"pair": %s, "wait": %s, "waits": %s' % (_encoded(shown).encode(), _encoded(wait).encode(), _encoded([code(k) for k in waits]).encode())
 
 
 @lru_cache(maxsize=8)
-def _head(ruleset: str, unit: str) -> str:
-    return f'"ruleset": {_encoded(ruleset)}, "unit": {_encoded(unit)}'
+def _head(ruleset: str, unit: str) -> bytes:
+    return f'"ruleset": {_encoded(ruleset)}, "unit": {_encoded(unit)}'.encode()
 
 
 @lru_cache(maxsize=ITEM_CACHE)
@@ -187,9 +186,15 @@ def _paid_instead(rs: Ruleset, r: Reading, items: tuple[Item, ...]) -> tuple[Ite
 
 
 def dealer_items_for(rs: Ruleset, streak: int) -> tuple[Item, ...]:
-    """Dealer items for a hand recorded as points only: they depend on the streak alone."""
-    reading = Reading(Hand(ruleset=rs.id, concealed=(), streak=streak), rs.resolve_options({}))
-    return _items(rs, reading, dealer=True)
+    """Dealer items under the usual options: they depend on the streak alone (莊家, 連莊),
+    so a hand recorded as points only has them too, and a batch works each streak out once."""
+    return _dealer_items(rs.id, streak)
+
+
+@lru_cache(maxsize=MAX_STREAK + 1)
+def _dealer_items(ruleset: str, streak: int) -> tuple[Item, ...]:
+    rs = load(ruleset)
+    return _items(rs, Reading(Hand(ruleset=ruleset, concealed=(), streak=streak), rs.defaults), dealer=True)
 
 
 @lru_cache(maxsize=PAYMENT_CACHE)
@@ -259,7 +264,7 @@ def score(hand: Hand) -> Score:
     as_self_drawn = [i.id for i in items if i.id in rs.flagged["as_self_drawn"]]
     if as_self_drawn and not hand.self_drawn:
         raise HandError(f"{', '.join(as_self_drawn)} is paid as self-drawn by all three: set self_drawn")
-    dealer_items = _items(rs, reading, dealer=True)
+    dealer_items = dealer_items_for(rs, hand.streak) if options is rs.defaults else _items(rs, reading, dealer=True)
     payer_items = _items(rs, reading, paid_by="eighth_flower") if hand.eighth_flower else ()
     payments = _payments(hand, rs, items, total, points(dealer_items), payer_items)
     return Score(rs, hand, reading, items, dealer_items, payments, payer_items)

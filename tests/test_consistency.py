@@ -44,10 +44,10 @@ def test_a_score_line_is_its_json_encoded(ruleset, seed):
         s = score(hand_from_json(random_hand(random.Random(seed), ruleset)))
     except HandError:
         return
-    assert s.to_json_line() == json.dumps(s.to_json(), ensure_ascii=False)
+    assert s.to_json_line() == json.dumps(s.to_json(), ensure_ascii=False).encode()
 
 
 def test_a_score_line_keeps_the_eighth_flower_holders_items():
     hand = {"concealed": "123m456m789p234s678s55p", "winning_tile": "4m", "self_drawn": True, "flowers": "1234567f", "eighth_flower": "N"}
     s = score(hand_from_json(hand))
-    assert s.payer_items and s.to_json_line() == json.dumps(s.to_json(), ensure_ascii=False)
+    assert s.payer_items and s.to_json_line() == json.dumps(s.to_json(), ensure_ascii=False).encode()
