@@ -16,8 +16,6 @@ from .facts import PLANT_SET, SEASON_SET, flower_group, on_event, pung_of, wind_
 from .reading import TWO_SIDED, WAIT_NAMES, Reading
 from .tiles import (
     DRAGONS,
-    PLANTS,
-    SEASONS,
     SEAT_FLOWERS,
     WIND_NAMES,
     WIND_TILE,
@@ -120,19 +118,18 @@ def half_melded(r: Reading) -> Result:
 # Flowers.
 
 
-def _seat_flower(r: Reading, group: tuple[int, ...]) -> Result:
-    if not r.hand.flowers:
-        return 0
-    mine = [f for f in SEAT_FLOWERS[r.hand.seat] if f in group and f in r.hand.flowers]
-    return (len(mine), "".join(flower_name(f) for f in mine)) if mine else 0
+def _seat_flower(r: Reading, group: int) -> Result:
+    """The seat's own flower of a group (東 春 and 梅, 南 夏 and 蘭 ...): group 0 the seasons, 1 the plants."""
+    own = SEAT_FLOWERS[r.hand.seat][group]
+    return (1, flower_name(own)) if own in r.hand.flowers else 0
 
 
 def seat_flower_seasons(r: Reading) -> Result:
-    return _seat_flower(r, SEASONS)
+    return _seat_flower(r, 0)
 
 
 def seat_flower_plants(r: Reading) -> Result:
-    return _seat_flower(r, PLANTS)
+    return _seat_flower(r, 1)
 
 
 def flower_kong_seasons(r: Reading) -> Result:

@@ -119,6 +119,7 @@ class Score:
 
 VALUE = attrgetter("value")
 JSON = attrgetter("json_utf8")
+ID = attrgetter("id")
 
 
 def points(items: Iterable[Item]) -> int:
@@ -206,12 +207,18 @@ def _payment(payer: str, payee: str, points: int, amount: int, kind: str) -> Pay
 def win_payments(seat: str, discarder: str | None, total: int, dealer_total: int, stakes: Stakes, kind: str = "win") -> list[Payment]:
     """RULINGS 5-6 by seat wind: a self-draw (no discarder) is paid by the other three, a
     discard by the discarder; dealer items count where the dealer (E) wins or pays."""
+    return list(_win_payments(seat, discarder, total, dealer_total, stakes.base, stakes.point, kind))
+
+
+@lru_cache(maxsize=PAYMENT_CACHE)
+def _win_payments(seat: str, discarder: str | None, total: int, dealer_total: int, base: int, point: int, kind: str) -> tuple[Payment, ...]:
+    """`win_payments`, kept: seats, totals and stakes recur across a batch's hands."""
     payers = [discarder] if discarder else [w for w in WINDS if w != seat]
     out = []
     for payer in payers:
         points = total + (dealer_total if "E" in (payer, seat) else 0)
-        out.append(_payment(payer, seat, points, stakes.base + points * stakes.point, kind))
-    return out
+        out.append(_payment(payer, seat, points, base + points * point, kind))
+    return tuple(out)
 
 
 def _payments(
@@ -220,15 +227,16 @@ def _payments(
     """RULINGS 6 (the eighth flower's holder adds what they alone pay), then the
     immediate payments outside the hand value (暗槓, 一台花 ...)."""
     stakes = hand.stakes or rs.stakes
-    ids = {i.id for i in items}
+    ids = set(map(ID, items))
     kind = "at_once" if not rs.flagged["at_once"].isdisjoint(ids) else "win"
     discarder = None if hand.self_drawn else hand.discarder
-    out = win_payments(hand.seat, discarder, total, dealer_total, stakes, kind)
+    out = _win_payments(hand.seat, discarder, total, dealer_total, stakes.base, stakes.point, kind)
     extra = points(payer_items)
     if extra:
         holder = hand.eighth_flower
         out = [replace(p, points=p.points + extra, amount=p.amount + extra * stakes.point) if p.payer == holder else p for p in out]
     if not rs.flagged["immediate"].isdisjoint(ids):
+        out = list(out)
         for item in items:
             bases = rs.by_id[item.id].immediate * item.count
             if bases:
