@@ -109,7 +109,7 @@ class Reading:
             suits=frozenset(suits - {3}),
             has_honour=3 in suits,
             concealed_pungs=sum(map(CONCEALED, pungs)),
-            concealed=not self.hand.exposed_sets or _concealed(self.hand, self.options),
+            concealed=_concealed(self.hand, self.options),
         )
 
 
@@ -169,7 +169,7 @@ def readings(hand: Hand, options: Mapping[str, Any], shapes: tuple[str, ...] = (
 @cache
 def _holding(win: int) -> frozenset[Shape]:
     """The standing sets the winning tile can have completed: its pung, and each chow holding it."""
-    chows = {(CHOW, low) for low in (win - 2, win - 1, win) if (CHOW, low) in STANDING_SETS and low <= win <= low + 2}
+    chows = {(CHOW, low) for low in (win - 2, win - 1, win) if (CHOW, low) in STANDING_SETS}
     return frozenset({(PUNG, win)} | chows)
 
 

@@ -136,6 +136,7 @@ def _win_shape(pair: int | None, wait: str | None, waits: tuple[int, ...]) -> by
 
 @lru_cache(maxsize=8)
 def _head(ruleset: str, unit: str) -> bytes:
+    """A rule set's id and unit as JSON, the start of each of its lines."""
     return f'"ruleset": {_encoded(ruleset)}, "unit": {_encoded(unit)}'.encode()
 
 

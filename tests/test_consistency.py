@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scoring.hand import HandError, hand_from_json
 from scoring.random_hands import random_hand
 from scoring.ruleset import load, names
-from scoring.scorer import score
+from scoring.scorer import _items, score
 
 
 @pytest.mark.parametrize("ruleset", names())
@@ -51,3 +51,20 @@ def test_a_score_line_keeps_the_eighth_flower_holders_items():
     hand = {"concealed": "123m456m789p234s678s55p", "winning_tile": "4m", "self_drawn": True, "flowers": "1234567f", "eighth_flower": "N"}
     s = score(hand_from_json(hand))
     assert s.payer_items and s.to_json_line() == json.dumps(s.to_json(), ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize("ruleset", names())
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), streak=st.integers(0, 5))
+def test_dealer_items_read_only_the_streak(ruleset, seed, streak):
+    """The scorer keeps dealer items per streak (and the ledger reads them so for a hand
+    given as points): a dealer pattern that read more of the hand would fail here."""
+    obj = random_hand(random.Random(seed), ruleset) | {"seat": "E", "streak": streak}
+    if not obj["self_drawn"]:
+        obj["discarder"] = "S"
+    try:
+        s = score(hand_from_json(obj))
+    except HandError:
+        return
+    assert s.dealer_items == _items(load(ruleset), s.reading, dealer=True)
+    assert [i.value for i in s.dealer_items] == ([1] if streak == 0 else [2 * streak + 1]) or not s.dealer_items
