@@ -9,7 +9,7 @@ from typing import Any
 
 from scoring.hand import HandError, hand_from_json
 from scoring.ruleset import Ruleset, load
-from scoring.scorer import dealer_items_for, score, win_payments
+from scoring.scorer import dealer_items_for, points, score, win_payments
 from scoring.tiles import WINDS
 
 from .chains import Chain, ChainBook
@@ -134,7 +134,7 @@ def _win(table: Table, rs: Ruleset, policy: LedgerPolicy, w, seats: dict[str, st
         if w.points in policy.points_read_as:  # hk-taiwan: 1 番 is 大雞 10, paid at once
             item = rs.item(policy.points_read_as[w.points])
             value, kind = item.value, "at_once" if item.at_once else "win"
-        dealer_value = sum(i.value for i in dealer_items_for(rs, streak))
+        dealer_value = points(dealer_items_for(rs, streak))
         paid = win_payments(seats[w.player], discarder, value, dealer_value, stakes, kind)
         return value, [Payment(player_at[p.payer], player_at[p.payee], p.amount, p.kind) for p in paid]
     filled = {

@@ -205,10 +205,10 @@ def _payment(payer: str, payee: str, points: int, amount: int, kind: str) -> Pay
     return Payment(payer, payee, points, amount, kind)
 
 
-def win_payments(seat: str, discarder: str | None, total: int, dealer_total: int, stakes: Stakes, kind: str = "win") -> list[Payment]:
+def win_payments(seat: str, discarder: str | None, total: int, dealer_total: int, stakes: Stakes, kind: str = "win") -> tuple[Payment, ...]:
     """RULINGS 5-6 by seat wind: a self-draw (no discarder) is paid by the other three, a
     discard by the discarder; dealer items count where the dealer (E) wins or pays."""
-    return list(_win_payments(seat, discarder, total, dealer_total, stakes.base, stakes.point, kind))
+    return _win_payments(seat, discarder, total, dealer_total, stakes.base, stakes.point, kind)
 
 
 @lru_cache(maxsize=PAYMENT_CACHE)
@@ -231,7 +231,7 @@ def _payments(
     ids = set(map(ID, items))
     kind = "at_once" if not rs.flagged["at_once"].isdisjoint(ids) else "win"
     discarder = None if hand.self_drawn else hand.discarder
-    out = _win_payments(hand.seat, discarder, total, dealer_total, stakes.base, stakes.point, kind)
+    out = win_payments(hand.seat, discarder, total, dealer_total, stakes, kind)
     extra = points(payer_items)
     if extra:
         holder = hand.eighth_flower
