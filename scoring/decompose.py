@@ -71,11 +71,25 @@ def _pair_cuts(g: Counts, base: int) -> tuple[tuple[int, Cuts], ...]:
     return tuple(out)
 
 
-def _pair_suit(suits: tuple[Counts, ...]) -> int | None:
+MOD3 = tuple(n % 3 for n in range(4 * 9 + 1))  # a suit's tile count -> what it holds beyond a multiple of 3
+
+
+def _rests(suits: tuple[Counts, ...]) -> tuple[int, ...]:
+    """What each suit holds beyond a multiple of 3 (looked up: no arithmetic per hand)."""
+    return tuple(map(MOD3.__getitem__, map(sum, suits)))
+
+
+def _pair_suit_of(rest: tuple[int, ...]) -> int | None:
     """The suit that must hold the pair: the only one whose count is 2 more than a
     multiple of 3. None when no suit is, or more than one suit is not a multiple of 3."""
-    rest = [n % 3 for n in map(sum, suits)]
     return rest.index(2) if sorted(rest) == [0, 0, 0, 2] else None
+
+
+PAIR_SUIT = {rest: _pair_suit_of(rest) for rest in product(range(3), repeat=4)}  # suits' counts mod 3 -> the pair's suit
+
+
+def _pair_suit(suits: tuple[Counts, ...]) -> int | None:
+    return PAIR_SUIT[_rests(suits)]
 
 
 def splits(c: Counts) -> tuple[Split, ...]:
@@ -214,7 +228,7 @@ def _set_waits(before: Counts) -> tuple[int, ...] | set[int]:
     """Kinds that complete `before` as sets and a pair (`JOINS` says where a tile can go)."""
     suits = _suits(before)
     found: tuple[int, ...] | set[int] = ()
-    for target, holds_pair, others, bases, pairs in JOINS[tuple([n % 3 for n in map(sum, suits)])]:
+    for target, holds_pair, others, bases, pairs in JOINS[_rests(suits)]:
         if all(map(_suit_ok, others(suits), bases, pairs)):
             more = _suit_waits(suits[target], SUIT_STARTS[target], holds_pair)
             found = set(found).union(more) if found else more

@@ -158,10 +158,11 @@ def parse_meld(text: str) -> Meld:
 NOTATION_CACHE = 1 << 12  # distinct strings of one field kept: melds, winning tiles and flowers recur across hands
 
 
-def _notation(parse: Callable[[str], Any], example: str, error: type[Exception] = TileError) -> PlainValidator:
+def _notation(parse: Callable[[str], Any], example: str, error: type[Exception] = TileError, recurs: bool = True) -> PlainValidator:
     """A field written in tile notation: a string, parsed; anything else refused with an example.
-    What it parses to is immutable, so a string seen before is looked up, not parsed again."""
-    cached = lru_cache(maxsize=NOTATION_CACHE)(parse)
+    What it parses to is immutable, so a string that `recurs` across hands is looked up, not
+    parsed again; one that seldom does (a hand's concealed tiles) is parsed, not kept."""
+    cached = lru_cache(maxsize=NOTATION_CACHE)(parse) if recurs else parse
 
     def parsed(value: Any) -> Any:
         if not isinstance(value, str):
@@ -174,7 +175,7 @@ def _notation(parse: Callable[[str], Any], example: str, error: type[Exception] 
     return PlainValidator(parsed)
 
 
-Tiles = Annotated[tuple[int, ...], _notation(parse_tiles, "123m456p55z")]
+Tiles = Annotated[tuple[int, ...], _notation(parse_tiles, "123m456p55z", recurs=False)]
 
 
 class StakesIn(Strict):
@@ -262,9 +263,11 @@ def validate(hand: Hand) -> None:
             raise HandError(f"a flower or four-kong win holds 16 or 17 tiles (kongs count 3), got {n}")
     elif n != 17:
         raise HandError(f"a winning hand has 17 tiles (kongs count 3), got {n}")
-    copies = list(hand.held)
-    for t in hand.pool:
-        copies[t] += 1
+    copies: tuple[int, ...] | list[int] = hand.held
+    if hand.pool:
+        copies = list(copies)
+        for t in hand.pool:
+            copies[t] += 1
     if max(copies) > 4:
         over = [code(k) for k in range(KINDS) if copies[k] > 4]
         raise HandError(f"a fifth copy of {', '.join(over)}: the set has four of each tile")

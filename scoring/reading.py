@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from itertools import chain, filterfalse
 from operator import attrgetter
 from typing import Any
@@ -68,7 +68,7 @@ def _set(shape: str, tile: int, concealed: bool, called: bool = False) -> Set:
 @dataclass(frozen=True)
 class Reading:
     """One way to read a winning hand. The facts patterns ask for again and again
-    (its kinds, pungs, chows, suits, whether it is concealed) are worked out once, when
+    (its pungs, chows, suits, whether it is concealed) are worked out once, when
     it is made: some 35 patterns look at each reading."""
 
     hand: Hand
@@ -81,7 +81,6 @@ class Reading:
     special: str | None = None  # the special shape's name, if this is one
     extra: tuple[int, ...] = ()  # a special shape's tiles outside its pair and sets
     complete: bool = field(init=False, repr=False, compare=False)  # five sets and a pair (or a special shape)
-    kinds: frozenset[int] = field(init=False, repr=False, compare=False)
     pungs: tuple[Set, ...] = field(init=False, repr=False, compare=False)  # pungs and kongs
     chows: tuple[Set, ...] = field(init=False, repr=False, compare=False)
     pung_tiles: frozenset[int] = field(init=False, repr=False, compare=False)  # kinds with a pung or kong
@@ -93,16 +92,13 @@ class Reading:
     def __post_init__(self) -> None:
         sets, pair = self.sets, self.pair
         pungs = tuple(filter(IS_PUNG, sets))
-        kinds = frozenset(chain(chain.from_iterable(map(TILES, sets)), self.extra))
         suits = set(map(SUIT, sets))
         if pair is not None:
-            kinds |= {pair}
             suits.add(SUIT_OF[pair])
         if self.extra:
             suits.update(map(SUIT_OF.__getitem__, self.extra))
         self.__dict__.update(  # frozen: set once, here, in one call (object.__setattr__ per field costs more than the rest)
             complete=pair is not None,
-            kinds=kinds,
             pungs=pungs,
             chows=tuple(filterfalse(IS_PUNG, sets)),
             pung_tiles=frozenset(map(TILE, pungs)),
@@ -111,6 +107,12 @@ class Reading:
             concealed_pungs=sum(map(CONCEALED, pungs)),
             concealed=_concealed(self.hand, self.options),
         )
+
+    @cached_property
+    def kinds(self) -> frozenset[int]:
+        """The kinds among its tiles; a few hk-taiwan patterns ask, so it is found when first asked."""
+        kinds = frozenset(chain(chain.from_iterable(map(TILES, self.sets)), self.extra))
+        return kinds if self.pair is None else kinds | {self.pair}
 
 
 IS_PUNG, TILES, SUIT, TILE, CONCEALED = map(attrgetter, ("is_pung", "tiles", "suit", "tile", "concealed"))
@@ -121,8 +123,9 @@ def _concealed(hand: Hand, options: Mapping[str, Any]) -> bool:
     hk-taiwan an exposed kong too unless the house says otherwise."""
     if not hand.exposed_sets:
         return True
-    kong_ok = options.get("kong_keeps_concealed", False)
-    return not any(m.exposed and not (kong_ok and m.is_kong) for m in hand.melds)
+    if not options.get("kong_keeps_concealed", False):
+        return False
+    return not any(m.exposed and not m.is_kong for m in hand.melds)
 
 
 # Every set the standing tiles can hold, concealed, by its shape: a split's sets are looked up, not made.

@@ -270,8 +270,8 @@ def score(hand: Hand) -> Score:
     total = points(items)
     if total < rs.minimum:
         raise HandError(f"below the minimum: {total} {rs.unit}, rule set {rs.id} needs at least {rs.minimum}")
-    as_self_drawn = [i.id for i in items if i.id in rs.flagged["as_self_drawn"]]
-    if as_self_drawn and not hand.self_drawn:
+    if not hand.self_drawn and not rs.flagged["as_self_drawn"].isdisjoint(map(ID, items)):
+        as_self_drawn = [i.id for i in items if i.id in rs.flagged["as_self_drawn"]]
         raise HandError(f"{', '.join(as_self_drawn)} is paid as self-drawn by all three: set self_drawn")
     dealer_items = dealer_items_for(rs, hand.streak) if options is rs.defaults else _items(rs, reading, dealer=True)
     payer_items = _items(rs, reading, paid_by="eighth_flower") if hand.eighth_flower else ()
