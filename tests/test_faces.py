@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, labelled_golden_photos
 
 from vision.detector import DEFAULT_MODEL, Detector
-from vision.faces import DEFAULT_FACES, FACES, MARGIN, SIZE, FaceReader, crop, uncrop
+from vision.faces import DEFAULT_FACES, FACES, MARGIN, SIZE, Cut, FaceReader, crop, cut_of, uncrop
 from vision.flowers import FlowerReader
 
 GOLDEN = ROOT / "tests" / "golden" / "faces.json"
@@ -85,6 +85,39 @@ def test_a_box_at_the_crops_own_edges_is_the_box_given():
     inset = (1 - 1 / MARGIN) / 2
     assert uncrop(np.tile([inset, inset, 1 - inset, 1 - inset], (2, 1)), given) == pytest.approx(given)
     assert uncrop(np.array([[0.0, 0, 1, 1]]), given[:1]) == pytest.approx(np.array([[141, 88, 249, 232]]))
+
+
+def test_a_readers_cut_grows_its_box_across_and_down_about_a_moved_centre():
+    cut = Cut(1.5, 2.0, 0.0, 0.25)
+    out = crop(_white_box_photo(), (150, 100, 240, 220), cut=cut)
+    ys, xs = np.nonzero(out.mean(2) > 128)
+    assert xs.min() == pytest.approx(SIZE * (1 - 1 / 1.5) / 2, abs=1) and xs.max() + 1 == pytest.approx(SIZE * (1 + 1 / 1.5) / 2, abs=1)
+    # the crop's centre lies a quarter of the box lower, so the box sits higher in it
+    top = SIZE / 2 - (0.5 + 0.25) * SIZE / 2.0
+    assert ys.min() == pytest.approx(top, abs=1) and ys.max() + 1 == pytest.approx(top + SIZE / 2.0, abs=1)
+    given = np.array([[150.0, 100, 240, 220]])
+    edges = [(1 - 1 / 1.5) / 2, top / SIZE, (1 + 1 / 1.5) / 2, top / SIZE + 0.5]
+    assert uncrop(np.array([edges]), given, cut) == pytest.approx(given)
+
+
+def test_a_readers_metadata_says_how_its_crops_are_cut_and_an_impossible_cut_is_refused():
+    assert cut_of({}) == Cut(MARGIN, MARGIN, 0.0, 0.0)
+    assert cut_of({"crop_margin": "1.43 1.69", "crop_shift": "0.00 0.17"}) == Cut(1.43, 1.69, 0.0, 0.17)
+    with pytest.raises(ValueError, match="grown 1 to 3 times"):
+        cut_of({"crop_margin": "0.5 1.2"})
+    with pytest.raises(ValueError, match="moved at most half"):
+        cut_of({"crop_shift": "0 0.8"})
+
+
+def test_the_unseen_reader_cuts_as_its_rendered_boxes_taught_it_and_keeps_the_detectors_box():
+    from vision.models import UNSEEN_FACES
+
+    unseen = FaceReader(UNSEEN_FACES)
+    assert unseen.cut.across > MARGIN and unseen.cut.down > unseen.cut.across and unseen.cut.lower > 0
+    assert not unseen.own_boxes
+    assert FaceReader(DEFAULT_FACES).cut == Cut() and FaceReader(DEFAULT_FACES).own_boxes
+    given = np.array([[150.0, 100, 240, 220], [10, 20, 50, 80]])
+    assert unseen.read(_white_box_photo(), given)[1] == pytest.approx(given)
 
 
 @pytest.fixture(scope="module")

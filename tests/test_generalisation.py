@@ -4,6 +4,7 @@ entirely right, and its refusal to run without the validation photos."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.classes import INDEX
 from vision.detector import Tile
@@ -61,3 +62,16 @@ def test_a_training_run_knows_whether_it_reads_the_hong_kong_photos(tmp_path):
 
     assert saw_hong_kong([DEFAULT_DATA]) and saw_hong_kong([tmp_path, DEFAULT_DATA.parent / "valid"])
     assert not saw_hong_kong([tmp_path])
+
+
+@pytest.mark.shared("art")
+def test_the_generators_boxes_hold_a_tile_taller_and_lower_than_the_detectors():
+    """What `vision.training.margins` measures for a reader trained on renders: the
+    generator boxes a lying tile's side below its face; the detector, its face."""
+    from vision.training.margins import ratios
+
+    r = ratios(4)
+    assert len(r) >= 10
+    across, down, right, lower = np.median(r, axis=0)
+    assert down < across < 1.0
+    assert abs(right) < 0.05 < lower

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -25,35 +26,56 @@ from .session import open_session
 SIZE = 64  # the crop side: a median tile of the real photos is 75 px, the smallest 30
 MARGIN = 1.2  # a tenth of the box more on every side: boxes are a few percent off either way
 FACES = CLASSES[:BACK]  # the 42 faces; a face-down tile stays the detector's reading
+MARGIN_KEY = "crop_margin"  # ONNX metadata, "across down": a reader trained on boxes drawn otherwise ...
+SHIFT_KEY = "crop_shift"  # ... "right lower", in box widths and heights
+RENDERED_BOXES_KEY = "box_labels"  # ONNX metadata, "rendered": its box head learnt the generator's boxes
 
 
-def crop_matrix(box: tuple[float, float, float, float], size: int = SIZE, angle: float = 0.0) -> np.ndarray:
-    """The 2 x 3 affine map from photo pixels to the crop of `box`: the box grown by
-    `MARGIN`, scaled to `size` x `size` and turned `angle` degrees about its centre."""
+@dataclass(frozen=True)
+class Cut:
+    """How a reader's crop is cut from a box: grown `across` and `down` times about the
+    box's centre moved `right` box widths and `lower` box heights."""
+
+    across: float = MARGIN
+    down: float = MARGIN
+    right: float = 0.0
+    lower: float = 0.0
+
+    def centre(self, x1: float, y1: float, x2: float, y2: float) -> tuple[float, float]:
+        return (x1 + x2) / 2 + self.right * (x2 - x1), (y1 + y2) / 2 + self.lower * (y2 - y1)
+
+
+SAME_CUT = Cut()  # a reader trained on boxes drawn as the detector draws them
+
+
+def crop_matrix(box: tuple[float, float, float, float], size: int = SIZE, angle: float = 0.0, cut: Cut = SAME_CUT) -> np.ndarray:
+    """The 2 x 3 affine map from photo pixels to the crop of `box` (as `cut` says: by
+    default the box grown by `MARGIN`), scaled to `size` x `size` and turned `angle`
+    degrees about its centre."""
     x1, y1, x2, y2 = box
-    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    sx, sy = size / max((x2 - x1) * MARGIN, 1.0), size / max((y2 - y1) * MARGIN, 1.0)
+    cx, cy = cut.centre(x1, y1, x2, y2)
+    sx, sy = size / max((x2 - x1) * cut.across, 1.0), size / max((y2 - y1) * cut.down, 1.0)
     c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     return np.array([[sx * c, sx * s, size / 2 - sx * (c * cx + s * cy)], [-sy * s, sy * c, size / 2 - sy * (c * cy - s * cx)]], np.float32)
 
 
-def crop(img: np.ndarray, box: tuple[float, float, float, float], size: int = SIZE, angle: float = 0.0) -> np.ndarray:
+def crop(img: np.ndarray, box: tuple[float, float, float, float], size: int = SIZE, angle: float = 0.0, cut: Cut = SAME_CUT) -> np.ndarray:
     """One tile as the face reader sees it (`crop_matrix`; training turns it, reading
     does not), RGB uint8."""
-    matrix = crop_matrix(box, size, angle)
+    matrix = crop_matrix(box, size, angle, cut)
     return cv2.warpAffine(img, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[:, :, ::-1]
 
 
-def crops_of(img: np.ndarray, boxes: np.ndarray, size: int = SIZE) -> np.ndarray:
+def crops_of(img: np.ndarray, boxes: np.ndarray, size: int = SIZE, cut: Cut = SAME_CUT) -> np.ndarray:
     """Every one of `boxes` (x1, y1, x2, y2; at least one) as `crop` gives it, N x size x size x 3."""
-    return np.stack([crop(img, tuple(b), size) for b in boxes])
+    return np.stack([crop(img, tuple(b), size, cut=cut) for b in boxes])
 
 
-def uncrop(boxes: np.ndarray, given: np.ndarray) -> np.ndarray:
+def uncrop(boxes: np.ndarray, given: np.ndarray, cut: Cut = SAME_CUT) -> np.ndarray:
     """Boxes the reader gives in crop units (0-1 across the crop of each `given` box,
     unturned) back in photo pixels."""
-    cx, cy = (given[:, 0] + given[:, 2]) / 2, (given[:, 1] + given[:, 3]) / 2
-    w, h = np.maximum((given[:, 2] - given[:, 0]) * MARGIN, 1.0), np.maximum((given[:, 3] - given[:, 1]) * MARGIN, 1.0)
+    cx, cy = cut.centre(given[:, 0], given[:, 1], given[:, 2], given[:, 3])
+    w, h = np.maximum((given[:, 2] - given[:, 0]) * cut.across, 1.0), np.maximum((given[:, 3] - given[:, 1]) * cut.down, 1.0)
     return np.column_stack([cx + (boxes[:, 0] - 0.5) * w, cy + (boxes[:, 1] - 0.5) * h, cx + (boxes[:, 2] - 0.5) * w, cy + (boxes[:, 3] - 0.5) * h])
 
 
@@ -67,9 +89,24 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(1, keepdims=True)
 
 
+def cut_of(meta: dict[str, str]) -> Cut:
+    """The cut a reader's metadata declares (`crop_margin` "across down", `crop_shift`
+    "right lower"), else `SAME_CUT`: a reader trained on boxes drawn otherwise than the
+    detector draws them (the generator's hold a tile's visible side below its face) sees
+    a tile as it learnt it only through a crop grown and moved as much
+    (`vision.training.margins` measures how much)."""
+    across, down = (float(v) for v in meta.get(MARGIN_KEY, f"{MARGIN} {MARGIN}").split())
+    right, lower = (float(v) for v in meta.get(SHIFT_KEY, "0 0").split())
+    if not (1.0 <= across <= 3.0 and 1.0 <= down <= 3.0 and abs(right) <= 0.5 and abs(lower) <= 0.5):
+        raise ValueError(f"crop_margin {across} {down}, crop_shift {right} {lower}: a crop is grown 1 to 3 times a box, moved at most half of it")
+    return Cut(across, down, right, lower)
+
+
 class FaceReader:
     """Loads the face model once; `read` gives P(face) over `FACES` and the tile's own
-    box for each box it is given."""
+    box for each box it is given, cut as its metadata says (`cut_of`). A reader whose
+    box head learnt the generator's boxes (`box_labels` "rendered") gives the detector's
+    box back instead: the generator's edges are not the detector's."""
 
     def __init__(self, model: Path = DEFAULT_FACES, threads: int = 2):
         self.session = open_session(model, threads, "face model")
@@ -82,6 +119,12 @@ class FaceReader:
         self.embeds = "embedding" in outputs  # what a tile-set profile compares (vision/tileset.py)
         self.size = int(self.session.get_inputs()[0].shape[2])
         self.input = self.session.get_inputs()[0].name
+        self.cut = cut_of(meta)
+        self.own_boxes = meta.get(RENDERED_BOXES_KEY) != "rendered"
+
+    def crops(self, img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Every one of `boxes` as this reader sees it (`crops_of` at its size and cut)."""
+        return crops_of(img, boxes, self.size, self.cut)
 
     def read(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """N x 42 probabilities over the faces and the N tiles' boxes as the reader sees
@@ -104,5 +147,6 @@ class FaceReader:
         if not len(boxes):
             return np.zeros((0, len(FACES)), np.float32), np.zeros((0, 4)), None
         names = ["logits", "box", "embedding"] if embedding else ["logits", "box"]
-        outputs = self.session.run(names, {self.input: blob(crops_of(img, boxes, self.size))})
-        return softmax(outputs[0]), uncrop(outputs[1], boxes), outputs[2] if embedding else None
+        outputs = self.session.run(names, {self.input: blob(self.crops(img, boxes))})
+        seen = uncrop(outputs[1], boxes, self.cut) if self.own_boxes else np.asarray(boxes, np.float64)
+        return softmax(outputs[0]), seen, outputs[2] if embedding else None

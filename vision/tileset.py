@@ -38,7 +38,7 @@ from scoring.tiles import name as tile_name
 
 from .config import DEFAULT
 from .detections import area, intersection
-from .faces import DEFAULT_FACES, FACES, crops_of
+from .faces import DEFAULT_FACES, FACES
 
 FORMAT = 1
 # Chosen on rendered hands of three art styles the readers never saw (samoheen, taiwan-drawn,
@@ -339,7 +339,7 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
     if not photos:
         return profile
     reader = _embedding_reader(detector.faces)
-    seen = np.concatenate([crops_of(img, boxes, reader.size) for (_, img, _), boxes in zip(photos, found)])
+    seen = np.concatenate([reader.crops(img, boxes) for (_, img, _), boxes in zip(photos, found)])
     embedded = np.concatenate([reader.embed(seen[i : i + EMBED_BATCH]) for i in range(0, len(seen), EMBED_BATCH)])
     return profile.with_examples([k for kinds in named for k in kinds], embedded, seen)
 
@@ -364,7 +364,7 @@ def teach(profile: Profile, reader, img: np.ndarray, boxes: np.ndarray, kinds: l
     not_faces = [k for k in kinds if k not in FACES]
     if not_faces:
         raise ProfileError(f"a tile set learns faces: {not_faces[0]} is none")
-    seen = crops_of(img, boxes, _embedding_reader(reader).size)
+    seen = _embedding_reader(reader).crops(img, boxes)
     return profile.with_examples(list(kinds), reader.embed(seen), seen)
 
 
