@@ -192,3 +192,15 @@ def test_the_face_reader_reads_the_golden_photos_at_least_as_well_as_the_detecto
             iou = box_iou(np.array([t.box for t in tiles]).reshape(-1, 4), truth)
             right[key] += sum(iou[i].max() >= 0.5 and t.code == codes[int(iou[i].argmax())] for i, t in enumerate(tiles))
     assert right["face reader"] >= right["detector"] and right["face reader"] >= 0.9 * labelled, (right, labelled)
+
+
+def test_read_at_four_turns_is_the_mean_of_the_four_turned_crops(reader):
+    from vision.faces import blob, softmax
+
+    img = np.random.default_rng(1).integers(0, 255, (300, 300, 3), np.uint8)
+    boxes = np.array([[40.0, 50, 130, 170], [150, 60, 260, 200]])
+    crops = reader.crops(img, boxes)
+    by_turn = [softmax(reader.session.run(["logits"], {reader.input: blob(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))))})[0]) for k in range(4)]
+    probs, placed = reader.read(img, boxes, turns=4)
+    assert probs == pytest.approx(np.mean(by_turn, axis=0), abs=1e-5)
+    assert placed == pytest.approx(reader.read(img, boxes)[1])

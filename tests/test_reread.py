@@ -23,7 +23,7 @@ def test_a_blend_lies_the_readers_share_of_the_way_from_the_detectors_box_to_the
 class _Faces:
     """A face reader that reads every tile 9s at 0.6 (and 1m at 0.4) and its box 10 px right."""
 
-    def read(self, img, boxes):
+    def read(self, img, boxes, turns=1):
         probs = np.zeros((len(boxes), len(FACES)))
         probs[:, INDEX["9s"]], probs[:, INDEX["1m"]] = 0.6, 0.4
         return probs, boxes + [10, 0, 10, 0]
@@ -40,7 +40,7 @@ def test_a_face_up_tile_takes_the_readers_face_a_face_down_one_keeps_its_reading
 class _Puzzled:
     """A face reader that has never seen these faces: 9s at 0.3, 1m at 0.2, the rest alike."""
 
-    def read(self, img, boxes):
+    def read(self, img, boxes, turns=1):
         probs = np.full((len(boxes), len(FACES)), 0.5 / (len(FACES) - 2))
         probs[:, INDEX["9s"]], probs[:, INDEX["1m"]] = 0.3, 0.2
         return probs, boxes

@@ -126,27 +126,32 @@ class FaceReader:
         """Every one of `boxes` as this reader sees it (`crops_of` at its size and cut)."""
         return crops_of(img, boxes, self.size, self.cut)
 
-    def read(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def read(self, img: np.ndarray, boxes: np.ndarray, turns: int = 1) -> tuple[np.ndarray, np.ndarray]:
         """N x 42 probabilities over the faces and the N tiles' boxes as the reader sees
-        them, one row per box given (x1, y1, x2, y2 in `img` pixels)."""
-        return self._read(img, boxes, embedding=False)[:2]
+        them, one row per box given (x1, y1, x2, y2 in `img` pixels). With `turns` > 1 the
+        probabilities are the mean over each crop turned that many quarters (a tile lies
+        any way round); the box and the embedding are the unturned crop's."""
+        return self._read(img, boxes, embedding=False, turns=turns)[:2]
 
-    def read_embedded(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    def read_embedded(self, img: np.ndarray, boxes: np.ndarray, turns: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """`read`, and each tile's embedding (N x features) from the same run, None where
         the file gives none."""
-        return self._read(img, boxes, embedding=self.embeds)
+        return self._read(img, boxes, embedding=self.embeds, turns=turns)
 
     def embed(self, seen: np.ndarray) -> np.ndarray:
         """The embedding (N x features) of each of the crops `seen` (as `crops_of` gives them):
         what a tile-set profile keeps of an example it keeps the crop of too."""
         return self.session.run(["embedding"], {self.input: blob(seen)})[0]
 
-    def _read(self, img: np.ndarray, boxes: np.ndarray, embedding: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    def _read(self, img: np.ndarray, boxes: np.ndarray, embedding: bool, turns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """The file's outputs asked for by name: it gives an `embedding` too, computed
-        only where asked for."""
+        only where asked for. All turns of all crops go in one run, the unturned first."""
         if not len(boxes):
             return np.zeros((0, len(FACES)), np.float32), np.zeros((0, 4)), None
+        n, seen = len(boxes), self.crops(img, boxes)
+        views = np.concatenate([np.rot90(seen, k, axes=(1, 2)) for k in range(turns)]) if turns > 1 else seen
         names = ["logits", "box", "embedding"] if embedding else ["logits", "box"]
-        outputs = self.session.run(names, {self.input: blob(self.crops(img, boxes))})
-        seen = uncrop(outputs[1], boxes, self.cut) if self.own_boxes else np.asarray(boxes, np.float64)
-        return softmax(outputs[0]), seen, outputs[2] if embedding else None
+        outputs = self.session.run(names, {self.input: blob(views)})
+        probs = softmax(outputs[0]).reshape(turns, n, len(FACES)).mean(0)
+        placed = uncrop(outputs[1][:n], boxes, self.cut) if self.own_boxes else np.asarray(boxes, np.float64)
+        return probs, placed, outputs[2][:n] if embedding else None

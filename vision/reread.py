@@ -26,9 +26,9 @@ def reread(
     call, which tile the readers', and a tile they cannot read is one to check, not to
     lose."""
     if tileset is None:
-        (probs, seen), embedded = faces.read(img, found.boxes), None
+        (probs, seen), embedded = faces.read(img, found.boxes, config.reader_turns), None
     else:
-        probs, seen, embedded = faces.read_embedded(img, found.boxes)
+        probs, seen, embedded = faces.read_embedded(img, found.boxes, config.reader_turns)
     if flowers is not None:
         probs = flowers.reread(img, found.boxes, probs, config.may_be_a_flower)
     face_up = found.classes != BACK
