@@ -71,11 +71,11 @@ def _pair_cuts(g: Counts, base: int) -> tuple[tuple[int, Cuts], ...]:
     return tuple(out)
 
 
-MOD3 = tuple(n % 3 for n in range(4 * 9 + 1))  # a suit's tile count -> what it holds beyond a multiple of 3
+MOD3 = tuple(n % 3 for n in range(4 * 9 + 1))  # a suit's tile count (at most 36: four of nine kinds) -> what it holds beyond a multiple of 3
 
 
 def _rests(suits: tuple[Counts, ...]) -> tuple[int, ...]:
-    """What each suit holds beyond a multiple of 3 (looked up: no arithmetic per hand)."""
+    """What each suit holds beyond a multiple of 3, its tile count's remainder looked up."""
     return tuple(map(MOD3.__getitem__, map(sum, suits)))
 
 

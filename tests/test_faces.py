@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, labelled_golden_photos
 
 from vision.detector import DEFAULT_MODEL, Detector
-from vision.faces import DEFAULT_FACES, FACES, MARGIN, SIZE, Cut, FaceReader, crop, cut_of, uncrop
+from vision.faces import DEFAULT_FACES, FACES, MARGIN, SIZE, Cut, FaceReader, crop, cut_of, own_boxes, uncrop
 from vision.flowers import FlowerReader
 
 GOLDEN = ROOT / "tests" / "golden" / "faces.json"
@@ -107,6 +107,11 @@ def test_a_readers_metadata_says_how_its_crops_are_cut_and_an_impossible_cut_is_
         cut_of({"crop_margin": "0.5 1.2"})
     with pytest.raises(ValueError, match="moved at most half"):
         cut_of({"crop_shift": "0 0.8"})
+    with pytest.raises(ValueError, match="each is two numbers"):
+        cut_of({"crop_margin": "1.4"})
+    with pytest.raises(ValueError, match="box_labels 'drawn'"):
+        own_boxes({"box_labels": "drawn"})
+    assert own_boxes({}) and not own_boxes({"box_labels": "rendered"})
 
 
 def test_the_unseen_reader_cuts_as_its_rendered_boxes_taught_it_and_keeps_the_detectors_box():
@@ -204,3 +209,19 @@ def test_read_at_four_turns_is_the_mean_of_the_four_turned_crops(reader):
     probs, placed = reader.read(img, boxes, turns=4)
     assert probs == pytest.approx(np.mean(by_turn, axis=0), abs=1e-5)
     assert placed == pytest.approx(reader.read(img, boxes)[1])
+    assert reader.read_embedded(img, boxes, 4)[2] == pytest.approx(reader.read_embedded(img, boxes, 1)[2], abs=1e-5)
+    assert reader.read(img, boxes, turns=2)[0] == pytest.approx(np.mean(by_turn[::2], axis=0), abs=1e-5)  # a half turn, not a quarter
+
+
+def test_a_crowded_photo_is_read_in_runs_as_one_and_impossible_turns_are_refused(reader, monkeypatch):
+    import vision.faces
+
+    img = np.random.default_rng(2).integers(0, 255, (300, 300, 3), np.uint8)
+    boxes = np.array([[10.0 + 7 * i, 20, 60 + 7 * i, 90] for i in range(30)])
+    whole = reader.read_embedded(img, boxes, 4)
+    monkeypatch.setattr(vision.faces, "RUN", 16)  # 4 tiles at 4 turns a run
+    for a, b in zip(whole, reader.read_embedded(img, boxes, 4)):
+        assert a == pytest.approx(b, abs=1e-5)
+    for turns in (0, 5):
+        with pytest.raises(ValueError, match="1 to 4 turns"):
+            reader.read(img, boxes, turns)

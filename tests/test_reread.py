@@ -24,6 +24,7 @@ class _Faces:
     """A face reader that reads every tile 9s at 0.6 (and 1m at 0.4) and its box 10 px right."""
 
     def read(self, img, boxes, turns=1):
+        assert turns == DEFAULT.reader_turns  # the stage reads at the config's turns
         probs = np.zeros((len(boxes), len(FACES)))
         probs[:, INDEX["9s"]], probs[:, INDEX["1m"]] = 0.6, 0.4
         return probs, boxes + [10, 0, 10, 0]

@@ -20,10 +20,10 @@ class Thresholds:
     vote_iou: float = 0.8  # candidates overlapping a kept box this much vote on where its edges lie
     vote_floor: float = 0.25  # ... if they score at least this; both chosen on 200 training photos
     reader_box_share: float = 0.4  # a box's final edges: this share the face reader's, the rest the detector's
-    # The face reader reads each tile at this many quarter turns and takes the mean: a tile
-    # lies any way round on a table. Session 19, four against one: a set the readers never
-    # saw 52.7 -> 59.6 % read right; the tuned-on photos 97.2 -> 97.3 %, entirely right
-    # 60.5 -> 63.2 %; about 4 times the face reader's few milliseconds.
+    # The face reader reads each tile at this many turns, evenly spaced, 1 to 4, and takes
+    # the mean: a tile lies any way round on a table. Chosen in session 19 on the
+    # validation photos, not the training ones (models/README.md): four read a set the
+    # readers never saw better than two or one, at four times the face reader's cost.
     reader_turns: int = 4
     may_be_a_flower: float = 0.1  # a tile the face reader thinks at least this likely a flower is read again, larger
     # Windows only when the whole photo shows its tiles smaller than this (network input px):

@@ -26,6 +26,7 @@ from .session import open_session
 SIZE = 64  # the crop side: a median tile of the real photos is 75 px, the smallest 30
 MARGIN = 1.2  # a tenth of the box more on every side: boxes are a few percent off either way
 FACES = CLASSES[:BACK]  # the 42 faces; a face-down tile stays the detector's reading
+RUN = 32  # crops in one run of the reader (8 tiles at four turns): peak memory as at one turn, no slower
 MARGIN_KEY = "crop_margin"  # ONNX metadata, "across down": a reader trained on boxes drawn otherwise ...
 SHIFT_KEY = "crop_shift"  # ... "right lower", in box widths and heights
 RENDERED_BOXES_KEY = "box_labels"  # ONNX metadata, "rendered": its box head learnt the generator's boxes
@@ -60,7 +61,7 @@ def crop_matrix(box: tuple[float, float, float, float], size: int = SIZE, angle:
 
 
 def crop(img: np.ndarray, box: tuple[float, float, float, float], size: int = SIZE, angle: float = 0.0, cut: Cut = SAME_CUT) -> np.ndarray:
-    """One tile as the face reader sees it (`crop_matrix`; training turns it, reading
+    """One tile as the face reader sees it (`crop_matrix`; training tilts it, reading
     does not), RGB uint8."""
     matrix = crop_matrix(box, size, angle, cut)
     return cv2.warpAffine(img, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[:, :, ::-1]
@@ -95,11 +96,23 @@ def cut_of(meta: dict[str, str]) -> Cut:
     detector draws them (the generator's hold a tile's visible side below its face) sees
     a tile as it learnt it only through a crop grown and moved as much
     (`vision.training.margins` measures how much)."""
-    across, down = (float(v) for v in meta.get(MARGIN_KEY, f"{MARGIN} {MARGIN}").split())
-    right, lower = (float(v) for v in meta.get(SHIFT_KEY, "0 0").split())
+    try:
+        across, down = (float(v) for v in meta.get(MARGIN_KEY, f"{MARGIN} {MARGIN}").split())
+        right, lower = (float(v) for v in meta.get(SHIFT_KEY, "0 0").split())
+    except ValueError:
+        raise ValueError(f"{MARGIN_KEY} {meta.get(MARGIN_KEY)!r}, {SHIFT_KEY} {meta.get(SHIFT_KEY)!r}: each is two numbers") from None
     if not (1.0 <= across <= 3.0 and 1.0 <= down <= 3.0 and abs(right) <= 0.5 and abs(lower) <= 0.5):
         raise ValueError(f"crop_margin {across} {down}, crop_shift {right} {lower}: a crop is grown 1 to 3 times a box, moved at most half of it")
     return Cut(across, down, right, lower)
+
+
+def own_boxes(meta: dict[str, str]) -> bool:
+    """Whether a reader's box head learnt boxes drawn as the detector draws them (no
+    `box_labels`), not the generator's (`box_labels` "rendered")."""
+    labels = meta.get(RENDERED_BOXES_KEY)
+    if labels not in (None, "rendered"):
+        raise ValueError(f"{RENDERED_BOXES_KEY} {labels!r}: a reader's boxes are the detector's kind or 'rendered'")
+    return labels is None
 
 
 class FaceReader:
@@ -120,7 +133,7 @@ class FaceReader:
         self.size = int(self.session.get_inputs()[0].shape[2])
         self.input = self.session.get_inputs()[0].name
         self.cut = cut_of(meta)
-        self.own_boxes = meta.get(RENDERED_BOXES_KEY) != "rendered"
+        self.own_boxes = own_boxes(meta)
 
     def crops(self, img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Every one of `boxes` as this reader sees it (`crops_of` at its size and cut)."""
@@ -129,8 +142,9 @@ class FaceReader:
     def read(self, img: np.ndarray, boxes: np.ndarray, turns: int = 1) -> tuple[np.ndarray, np.ndarray]:
         """N x 42 probabilities over the faces and the N tiles' boxes as the reader sees
         them, one row per box given (x1, y1, x2, y2 in `img` pixels). With `turns` > 1 the
-        probabilities are the mean over each crop turned that many quarters (a tile lies
-        any way round); the box and the embedding are the unturned crop's."""
+        probabilities are the mean over each crop turned by that many even steps of a
+        full turn, 1 to 4 (a tile lies any way round); the box and the embedding are the
+        unturned crop's."""
         return self._read(img, boxes, embedding=False, turns=turns)[:2]
 
     def read_embedded(self, img: np.ndarray, boxes: np.ndarray, turns: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -139,19 +153,28 @@ class FaceReader:
         return self._read(img, boxes, embedding=self.embeds, turns=turns)
 
     def embed(self, seen: np.ndarray) -> np.ndarray:
-        """The embedding (N x features) of each of the crops `seen` (as `crops_of` gives them):
+        """The embedding (N x features) of each of the crops `seen` (as `crops` gives them):
         what a tile-set profile keeps of an example it keeps the crop of too."""
         return self.session.run(["embedding"], {self.input: blob(seen)})[0]
 
     def _read(self, img: np.ndarray, boxes: np.ndarray, embedding: bool, turns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """The file's outputs asked for by name: it gives an `embedding` too, computed
-        only where asked for. All turns of all crops go in one run, the unturned first."""
+        only where asked for. Each run takes the turns of up to `RUN` // `turns` tiles,
+        so a photo of many tiles stays within its memory."""
+        if not 1 <= turns <= 4:
+            raise ValueError(f"a tile is read at 1 to 4 turns, not {turns}")
         if not len(boxes):
             return np.zeros((0, len(FACES)), np.float32), np.zeros((0, 4)), None
-        n, seen = len(boxes), self.crops(img, boxes)
-        views = np.concatenate([np.rot90(seen, k, axes=(1, 2)) for k in range(turns)]) if turns > 1 else seen
+        seen, step = self.crops(img, boxes), max(RUN // turns, 1)
         names = ["logits", "box", "embedding"] if embedding else ["logits", "box"]
-        outputs = self.session.run(names, {self.input: blob(views)})
-        probs = softmax(outputs[0]).reshape(turns, n, len(FACES)).mean(0)
-        placed = uncrop(outputs[1][:n], boxes, self.cut) if self.own_boxes else np.asarray(boxes, np.float64)
-        return probs, placed, outputs[2][:n] if embedding else None
+        probs, edges, embedded = [], [], []
+        for i in range(0, len(seen), step):
+            part = seen[i : i + step]
+            views = np.concatenate([np.rot90(part, k * 4 // turns, axes=(1, 2)) for k in range(turns)])
+            out = self.session.run(names, {self.input: blob(views)})
+            probs.append(softmax(out[0]).reshape(turns, len(part), len(FACES)).mean(0))
+            edges.append(out[1][: len(part)])  # the unturned crops come first
+            if embedding:
+                embedded.append(out[2][: len(part)])
+        placed = uncrop(np.concatenate(edges), boxes, self.cut) if self.own_boxes else np.array(boxes, np.float64)
+        return np.concatenate(probs), placed, np.concatenate(embedded) if embedding else None

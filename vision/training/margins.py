@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 SEED = 90_000  # rendered photos measured: seeds SEED .. SEED + n, apart from every training set's
+CLOSE_UP_SIDE = 640  # close-ups are rendered as the reader's training set was (`--max-side 640`), hands at 1280
 MATCH_IOU = 0.3  # a label and a box of one tile: the generator's boxes are loose, so 0.5 would keep only the nearest
 
 
@@ -41,7 +42,7 @@ def ratios(n: int, max_side: int = 1280) -> np.ndarray:
     detector, faces = Detector(faces=None), build(list(TRAINED))
     out = []
     for i in range(n):
-        photo = (render if i % 2 else close_up)(faces, SEED + i, max_side)
+        photo = render(faces, SEED + i, max_side) if i % 2 else close_up(faces, SEED + i, CLOSE_UP_SIDE)
         labels = np.array([b[1:] for b in photo.boxes], np.float64).reshape(-1, 4)
         found = detector.boxes(photo.image).boxes
         if not len(labels) or not len(found):
@@ -60,7 +61,7 @@ def stamp(reader: Path, cut) -> None:
     """Write `cut` (`faces.Cut`) and `box_labels` into a reader's metadata; its graph stays as it is."""
     import onnx
 
-    from vision.faces import MARGIN_KEY, RENDERED_BOXES_KEY, SHIFT_KEY
+    from vision.faces import MARGIN_KEY, RENDERED_BOXES_KEY, SHIFT_KEY, cut_of
     from vision.models import HONG_KONG_KEY
 
     model = onnx.load(str(reader))
@@ -68,6 +69,7 @@ def stamp(reader: Path, cut) -> None:
     if meta.get(HONG_KONG_KEY) != "never seen":
         raise SystemExit(f"{reader}: not a reader trained on rendered photos alone ({HONG_KONG_KEY}: {meta.get(HONG_KONG_KEY)})")
     meta.update({MARGIN_KEY: f"{cut.across:.2f} {cut.down:.2f}", SHIFT_KEY: f"{cut.right:.2f} {cut.lower:.2f}", RENDERED_BOXES_KEY: "rendered"})
+    cut_of(meta)  # a cut the reader would refuse is not written
     del model.metadata_props[:]
     for key, value in meta.items():
         model.metadata_props.add(key=key, value=value)
