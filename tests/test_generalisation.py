@@ -75,3 +75,11 @@ def test_the_generators_boxes_hold_a_tile_taller_and_lower_than_the_detectors():
     across, down, right, lower = np.median(r, axis=0)
     assert down < across < 1.0
     assert abs(right) < 0.05 < lower
+
+
+def test_the_cut_undoes_the_median_size_and_place_of_the_rendered_boxes():
+    from vision.faces import MARGIN, Cut
+    from vision.training.margins import cut_from
+
+    r = np.array([[0.8, 0.6, 0.0, 0.2], [0.75, 0.75, 0.02, 0.15], [0.9, 0.7, -0.02, 0.1]])
+    assert cut_from(r) == Cut(round(MARGIN / 0.8, 2), round(MARGIN / 0.7, 2), 0.0, 0.15)

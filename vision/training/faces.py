@@ -25,11 +25,12 @@ import cv2
 import numpy as np
 
 from vision.classes import BACK, CLASSES
-from vision.faces import FACES, MARGIN, SIZE, crop, crop_matrix
+from vision.faces import FACES, MARGIN, SAME_CUT, SIZE, Cut, crop, crop_matrix
 from vision.models import HONG_KONG_KEY
 
 from .embedding import add_embedding
 from .env import ROOT, WORK
+from .margins import rendered_cut, stamp
 
 MODEL = ROOT / "models" / "taiscore-faces.onnx"
 DEFAULT_DATA = WORK / "datasets" / "real" / "train"
@@ -143,8 +144,8 @@ def augmented(
     return np.clip(out, 0, 255).astype(np.uint8), target, tilt == 0.0
 
 
-def plain(photo: np.ndarray, box: np.ndarray, size: int = SIZE) -> np.ndarray:
-    return crop(photo, tuple(box), size)
+def plain(photo: np.ndarray, box: np.ndarray, size: int = SIZE, cut: Cut = SAME_CUT) -> np.ndarray:
+    return crop(photo, tuple(box), size, cut=cut)
 
 
 def build_net():
@@ -205,9 +206,9 @@ def batches(tiles: Tiles, batch: int, rng: np.random.Generator, turned: float = 
         yield np.stack([m[0] for m in made]), faces[idx], np.stack([m[1] for m in made]), np.array([m[2] for m in made])
 
 
-def readings(net, tiles: Tiles, given: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
+def readings(net, tiles: Tiles, given: np.ndarray, batch: int = 256, cut: Cut = SAME_CUT) -> tuple[np.ndarray, np.ndarray]:
     """The network's face probabilities for each tile and its box in photo pixels, each
-    cropped from its `given` box as at run time."""
+    cropped from its `given` box as at run time, by `cut`."""
     import torch
 
     from vision.faces import blob, uncrop
@@ -217,24 +218,24 @@ def readings(net, tiles: Tiles, given: np.ndarray, batch: int = 256) -> tuple[np
     with torch.no_grad():
         for i in range(0, len(tiles.rows), batch):
             rows, at = tiles.rows[i : i + batch], given[i : i + batch]
-            logits, seen = net(torch.from_numpy(blob(np.stack([plain(tiles.photos[int(r[0])], b) for r, b in zip(rows, at)]))))
+            logits, seen = net(torch.from_numpy(blob(np.stack([plain(tiles.photos[int(r[0])], b, cut=cut) for r, b in zip(rows, at)]))))
             probs.append(torch.softmax(logits, 1).numpy())
-            boxes.append(uncrop(seen.numpy(), at))
+            boxes.append(uncrop(seen.numpy(), at, cut))
     return np.concatenate(probs), np.concatenate(boxes)
 
 
-def measured(net, tiles: Tiles, seed: int = 0) -> dict:
+def measured(net, tiles: Tiles, seed: int = 0, cut: Cut = SAME_CUT) -> dict:
     """On held-out tiles: the share of faces read right overall, of the flowers and per
-    face, each read from its labelled box; and the mean IoU with the label of a box a
-    detector might give (`jittered` by about half the training spread) before and after
-    the reader places it."""
+    face, each read from its labelled box cut by `cut`; and the mean IoU with the label
+    of a box a detector might give (`jittered` by about half the training spread) before
+    and after the reader places it."""
     from vision.detections import box_iou
 
     rng = np.random.default_rng(seed)
     labels, faces = tiles.rows[:, 1:5], tiles.rows[:, 5].astype(int)
-    probs, _ = readings(net, tiles, labels)
+    probs, _ = readings(net, tiles, labels, cut=cut)
     given = np.stack([jittered(b, rng, 0.025, 0.05) for b in labels])
-    _, placed = readings(net, tiles, given)
+    _, placed = readings(net, tiles, given, cut=cut)
     iou = lambda a: float(np.mean(np.diag(box_iou(a, labels))))  # noqa: E731
     up = faces != BACK
     right = probs.argmax(1)[up] == faces[up]
@@ -420,6 +421,11 @@ def train(args: argparse.Namespace) -> dict:
     print(f"{len(tiles.photos)} photos, {len(fit.rows)} tiles to train on, {len(check.rows)} held out")
     net = build_net()
     hong_kong = saw_hong_kong(args.data) or args.start is not None and started_from_hong_kong(args.start)
+    # A reader trained on rendered boxes reads real ones through the cut that shows it a tile as
+    # it learnt one (`vision.training.margins`): so the real photos are measured, and it is stamped.
+    rendered = rendered_cut() if not saw_hong_kong(args.data) and (unseen is not None or args.export) else None
+    if rendered is not None:
+        print(f"trained on rendered boxes: real ones are read at crop_margin {rendered.across} {rendered.down}, crop_shift {rendered.right} {rendered.lower}")
     if args.start and args.start.suffix == ".onnx":
         crops = np.concatenate([c for c, *_ in itertools.islice(batches(fit, args.batch, np.random.default_rng(args.seed + 1)), 8)])
         print(f"starting from {args.start}: logits within {from_onnx(net, args.start, crops):.2g} of the graph's")
@@ -452,7 +458,7 @@ def train(args: argparse.Namespace) -> dict:
             got = measured(net, check)
             line += f", held out: accuracy {got['accuracy']:.4f}, flowers {got['flowers']:.4f}, box IoU {got['iou_given']:.4f} -> {got['iou_placed']:.4f}"
         if unseen is not None and ((epoch + 1) % 3 == 0 or epoch + 1 == args.epochs):
-            got = measured(net, unseen)
+            got = measured(net, unseen, cut=rendered or SAME_CUT)
             line += f", {args.measure.name}: accuracy {got['accuracy']:.4f}, flowers {got['flowers']:.4f}"
         print(line, flush=True)
         checkpoint(run, net, opt, sched, rng, epoch, hong_kong)
@@ -460,10 +466,12 @@ def train(args: argparse.Namespace) -> dict:
     if len(check.rows):
         result["held_out"] = measured(net, check)
     if unseen is not None:
-        result["measured_on"] = {"folder": str(args.measure), **measured(net, unseen)}
+        result["measured_on"] = {"folder": str(args.measure), **measured(net, unseen, cut=rendered or SAME_CUT)}
     (run / "result.json").write_text(json.dumps(result, indent=1))
     if args.export:
         print(export(net, args.out, hong_kong))
+        if rendered is not None:
+            stamp(args.out, rendered)
     return result
 
 

@@ -57,6 +57,23 @@ def ratios(n: int, max_side: int = 1280) -> np.ndarray:
     return np.array(out).reshape(-1, 4)
 
 
+def cut_from(r: np.ndarray):
+    """The cut (`faces.Cut`) that undoes the medians of `ratios`: the box grown `MARGIN`
+    over each size ratio, about its centre moved as far as the label's lies from it."""
+    from vision.faces import MARGIN, Cut
+
+    across, down, right, lower = np.median(r, axis=0)
+    return Cut(round(float(MARGIN / across), 2), round(float(MARGIN / down), 2), round(float(right), 2), round(float(lower), 2))
+
+
+def rendered_cut(n: int = 60):
+    """`cut_from` `n` rendered photos: the cut a reader trained on the generator's boxes needs."""
+    r = ratios(n)
+    if not len(r):
+        raise SystemExit("the detector matched no rendered tile")
+    return cut_from(r)
+
+
 def stamp(reader: Path, cut) -> None:
     """Write `cut` (`faces.Cut`) and `box_labels` into a reader's metadata; its graph stays as it is."""
     import onnx
@@ -77,8 +94,6 @@ def stamp(reader: Path, cut) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from vision.faces import MARGIN, Cut
-
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--n", type=int, default=60, help="rendered photos to measure (half top-down hands, half close-ups)")
     p.add_argument("--write", type=Path, help="a face reader trained on rendered photos: stamp the cut into it")
@@ -88,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("the detector matched no rendered tile")
     across, down, right, lower = np.median(r, axis=0)
     q1, q3 = np.percentile(r, 25, axis=0), np.percentile(r, 75, axis=0)
-    cut = Cut(round(MARGIN / across, 2), round(MARGIN / down, 2), round(right, 2), round(lower, 2))
+    cut = cut_from(r)
     print(
         f"{len(r)} tiles of {args.n} rendered photos: the detector's box is {across:.3f} of the generator's across "
         f"(quartiles {q1[0]:.3f}-{q3[0]:.3f}) and {down:.3f} down ({q1[1]:.3f}-{q3[1]:.3f}); the label's centre lies "
