@@ -170,7 +170,7 @@ class FaceReader:
         probs, edges, embedded = [], [], []
         for i in range(0, len(seen), step):
             part = seen[i : i + step]
-            views = np.concatenate([np.rot90(part, k * 4 // turns, axes=(1, 2)) for k in range(turns)])
+            views = np.concatenate([np.rot90(part, k * 4 // turns, axes=(1, 2)) for k in range(turns)]) if turns > 1 else part
             out = self.session.run(names, {self.input: blob(views)})
             probs.append(softmax(out[0]).reshape(turns, len(part), len(FACES)).mean(0))
             edges.append(out[1][: len(part)])  # the unturned crops come first

@@ -424,6 +424,7 @@ def train(args: argparse.Namespace) -> dict:
     # A reader trained on rendered boxes reads real ones through the cut that shows it a tile as
     # it learnt one (`vision.training.margins`): so the real photos are measured, and it is stamped.
     rendered = rendered_cut() if not saw_hong_kong(args.data) and (unseen is not None or args.export) else None
+    real_cut = rendered or SAME_CUT  # how the real photos of --measure are cut
     if rendered is not None:
         print(f"trained on rendered boxes: real ones are read at crop_margin {rendered.across} {rendered.down}, crop_shift {rendered.right} {rendered.lower}")
     if args.start and args.start.suffix == ".onnx":
@@ -458,7 +459,7 @@ def train(args: argparse.Namespace) -> dict:
             got = measured(net, check)
             line += f", held out: accuracy {got['accuracy']:.4f}, flowers {got['flowers']:.4f}, box IoU {got['iou_given']:.4f} -> {got['iou_placed']:.4f}"
         if unseen is not None and ((epoch + 1) % 3 == 0 or epoch + 1 == args.epochs):
-            got = measured(net, unseen, cut=rendered or SAME_CUT)
+            got = measured(net, unseen, cut=real_cut)
             line += f", {args.measure.name}: accuracy {got['accuracy']:.4f}, flowers {got['flowers']:.4f}"
         print(line, flush=True)
         checkpoint(run, net, opt, sched, rng, epoch, hong_kong)
@@ -466,7 +467,7 @@ def train(args: argparse.Namespace) -> dict:
     if len(check.rows):
         result["held_out"] = measured(net, check)
     if unseen is not None:
-        result["measured_on"] = {"folder": str(args.measure), **measured(net, unseen, cut=rendered or SAME_CUT)}
+        result["measured_on"] = {"folder": str(args.measure), **measured(net, unseen, cut=real_cut)}
     (run / "result.json").write_text(json.dumps(result, indent=1))
     if args.export:
         print(export(net, args.out, hong_kong))

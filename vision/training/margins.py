@@ -62,16 +62,15 @@ def cut_from(r: np.ndarray):
     over each size ratio, about its centre moved as far as the label's lies from it."""
     from vision.faces import MARGIN, Cut
 
+    if not len(r):
+        raise SystemExit("the detector matched no rendered tile")
     across, down, right, lower = np.median(r, axis=0)
     return Cut(round(float(MARGIN / across), 2), round(float(MARGIN / down), 2), round(float(right), 2), round(float(lower), 2))
 
 
 def rendered_cut(n: int = 60):
     """`cut_from` `n` rendered photos: the cut a reader trained on the generator's boxes needs."""
-    r = ratios(n)
-    if not len(r):
-        raise SystemExit("the detector matched no rendered tile")
-    return cut_from(r)
+    return cut_from(ratios(n))
 
 
 def stamp(reader: Path, cut) -> None:
@@ -99,11 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--write", type=Path, help="a face reader trained on rendered photos: stamp the cut into it")
     args = p.parse_args(argv)
     r = ratios(args.n)
-    if not len(r):
-        raise SystemExit("the detector matched no rendered tile")
+    cut = cut_from(r)
     across, down, right, lower = np.median(r, axis=0)
     q1, q3 = np.percentile(r, 25, axis=0), np.percentile(r, 75, axis=0)
-    cut = cut_from(r)
     print(
         f"{len(r)} tiles of {args.n} rendered photos: the detector's box is {across:.3f} of the generator's across "
         f"(quartiles {q1[0]:.3f}-{q3[0]:.3f}) and {down:.3f} down ({q1[1]:.3f}-{q3[1]:.3f}); the label's centre lies "
