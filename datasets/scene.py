@@ -1,9 +1,10 @@
-"""One synthetic photo of a winning hand on a table, with a tight box per visible tile.
+"""One synthetic photo of a winning hand on a table, with a tight box per visible face.
 
 Tiles are laid out on the table plane (units: one tile is 1 wide, 1.33 deep),
 drawn top-down with their thickness showing on the camera side, then the plane is
 warped into a tilted camera view; every tile's corners go through the same warp,
-so each box is the tile as the camera sees it.
+so each box is the tile's face as the camera sees it (its thickness left out, as the
+real photos are labelled).
 """
 
 from __future__ import annotations
@@ -153,9 +154,12 @@ def _rounded(w: int, h: int, r: int) -> np.ndarray:
     return mask
 
 
-def tile_picture(p: Placed, faces: dict[str, np.ndarray], px: float, front: tuple, back: tuple, standing: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Top-down picture of one tile (face plus the thickness on the camera side) and its
-    alpha; of a `standing` tile, its face with its top above it."""
+def tile_picture(
+    p: Placed, faces: dict[str, np.ndarray], px: float, front: tuple, back: tuple, standing: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Top-down picture of one tile (face plus the thickness on the camera side), its
+    alpha and the rows of its face (or back, face down); of a `standing` tile, its face
+    with its top above it."""
     w, h = p.size
     fw, fh, th = max(4, round(w * px)), max(4, round(h * px)), max(2, round(THICK * px))
     r = max(2, fw // 8)
@@ -180,9 +184,11 @@ def tile_picture(p: Placed, faces: dict[str, np.ndarray], px: float, front: tupl
     else:
         img[:fh][alpha[:fh] > 0] = np.clip(np.array(back) * 1.05, 0, 255).astype(np.uint8)
         img[fh:][alpha[fh:] > 0] = (np.array(back) * 0.75).astype(np.uint8)
+    face_rows = np.zeros(fh + th, bool)
+    face_rows[:fh] = True
     if standing:
-        img, alpha = np.concatenate([img[fh:], img[:fh]]), np.concatenate([alpha[fh:], alpha[:fh]])
-    return img, alpha
+        img, alpha, face_rows = (np.concatenate([a[fh:], a[:fh]]) for a in (img, alpha, face_rows))
+    return img, alpha, face_rows
 
 
 def _camera(
@@ -362,7 +368,9 @@ def _shoot(
     standing: bool = False,
 ) -> tuple[np.ndarray, list[tuple[int, float, float, float, float]], np.ndarray]:
     """The tiles `placed` drawn on their plane at `unit` photo pixels per tile width, seen
-    by the camera on a table in a photo of `size` (w, h), its boxes and its instance mask.
+    by the camera on a table in a photo of `size` (w, h), its boxes and its instance mask
+    of faces. A box is a tile's face (or back, face down) as the camera sees it, as the
+    real photos are labelled; the thickness hides what lies under it but is no part of it.
     `clean`: flat, grey, unlit; `standing`: the tiles' faces upright, seen from the side."""
     out_w, out_h = size
     front, back = colours
@@ -377,14 +385,14 @@ def _shoot(
     ids = np.zeros((ch, cw), np.int32)
     order = sorted(placed, key=lambda p: p.y)
     for n, p in enumerate(order):
-        img, alpha = tile_picture(p, faces, px, front, back, standing)
+        img, alpha, face_rows = tile_picture(p, faces, px, front, back, standing)
         x, y = int(round(p.x * px + ox)), int(round(p.y * px + oy))
         th, tw = img.shape[:2]
         region = plane[y : y + th, x : x + tw]
         sel = alpha[: region.shape[0], : region.shape[1]] > 0
         region[sel] = img[: region.shape[0], : region.shape[1]][sel]
         cover[y : y + th, x : x + tw][sel] = 255
-        ids[y : y + th, x : x + tw][sel] = n + 1
+        ids[y : y + th, x : x + tw][sel] = np.broadcast_to(np.where(face_rows[: len(sel), None], n + 1, 0), sel.shape)[sel]
     centre = ((min(xs) + max(xs)) / 2 * px + ox, (min(ys) + max(ys)) / 2 * px + oy)
     cam = _camera(centre, px, unit, out_w, out_h, rng, clean, side=standing)
     photo = np.full((out_h, out_w, 3), 128, np.uint8) if clean else table_top(out_h, out_w, rng, table)

@@ -39,7 +39,7 @@ def render_sheet(faces: dict[str, np.ndarray], seed: int, tile_px: int = 64, row
     front, back = (236, 244, 248), tuple(int(v) for v in rng.integers(30, 200, 3))
     for r, row in enumerate(rows):
         for i, digit in enumerate(row[:-1]):
-            img, alpha = tile_picture(Placed(digit + row[-1], 0, 0), faces, tile_px, front, back)
+            img, alpha, _ = tile_picture(Placed(digit + row[-1], 0, 0), faces, tile_px, front, back)
             x, y = round(margin + i * (TILE_W * tile_px + gap)), round(margin + r * line)
             region = photo[y : y + img.shape[0], x : x + img.shape[1]]
             region[alpha > 0] = img[alpha > 0]

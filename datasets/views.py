@@ -5,8 +5,10 @@ farther than another. Here every tile is a box in space, one tile wide and 1.33 
 its thickness an ivory face layer over a coloured back layer, standing or lying, seen
 by a camera low at the table's edge: far tiles shrink, their thickness and backs show
 on the camera side, they cast shadows, their glossy faces catch a specular spot. Nearer
-tiles are drawn over farther ones, and a tile's box is the pixels of it the camera sees;
-a tile cut to a sliver (by the photo's edge or a nearer tile) is unlabelled. Faces are
+tiles are drawn over farther ones, and a tile's box is the pixels of its face (or of its
+back, face down) the camera sees, as the real photos are labelled: its sides and
+thickness are left out. A face cut to a sliver (by the photo's edge or a nearer tile)
+is unlabelled. Faces are
 never mirrored: a face's width and height axes turn like the table's own.
 """
 
@@ -24,7 +26,7 @@ from vision.classes import INDEX
 
 from .scene import BACK_COLOURS, FRONT_COLOURS, TILE_H, Photo, hand_codes, mask_boxes, meld_tiles, photo_size, table_top
 
-SLIVER_PX, SLIVER_SHARE = 30, 0.15  # a tile showing less (pixels, share of its outline) is unlabelled
+SLIVER_PX, SLIVER_SHARE = 12, 0.15  # a face showing less (pixels, share of the whole face) is unlabelled
 
 Vec = tuple[float, float, float]
 
@@ -191,7 +193,9 @@ def draw(
     solids: list[Solid], faces: dict[str, np.ndarray], cam: Camera, photo: np.ndarray, look: Look
 ) -> tuple[list[tuple[int, float, float, float, float]], np.ndarray, np.ndarray]:
     """Draw `solids` far to near on `photo` (in place); their boxes (class, x1, y1, x2, y2),
-    the mask of glossy faces (which catch glare) and each solid's visible pixels (index + 1)."""
+    the mask of glossy faces (which catch glare) and each solid's visible face or back
+    (index + 1). A side or edge is drawn as minus its solid's number: it hides what lies
+    behind it but is no part of the box."""
     h, w = photo.shape[:2]
     ids = np.zeros((h, w), np.int32)
     gloss = np.zeros((h, w), bool)
@@ -199,14 +203,12 @@ def draw(
     layers = _layers(look.front, look.back, look.share)
     plain_back = np.full((8, 8, 3), look.back, np.uint8)
     far_first = sorted(range(len(solids)), key=lambda i: -float(np.linalg.norm(solids[i].centre() - cam.at)))
-    outline = {}
+    broad: dict[int, float] = {}  # the area of each solid's face or back seen whole
     for i in far_first:
         s = solids[i]
         cube, middle = s.corners(), s.centre()
-        px, z = cam.project(cube.reshape(-1, 3))
-        if (z < 0.3).any():
+        if (cam.project(cube.reshape(-1, 3))[1] < 0.3).any():  # a corner behind or at the lens
             continue
-        outline[i] = cv2.contourArea(cv2.convexHull(px.astype(np.float32)))
         for abc, paint in SIDES:
             pts3 = cube[tuple(np.array(abc).T)]
             normal = np.cross(pts3[1] - pts3[0], pts3[3] - pts3[0])
@@ -226,12 +228,17 @@ def draw(
             else:
                 tex = plain_back if paint == "back" else layers
             shade = look.ambient + (1 - look.ambient) * max(0.0, float(normal @ look.light))
-            _quad(photo, ids, gloss, tex, cam.project(pts3)[0], i + 1, shade, paint == "face" or (paint == "back" and s.code == "back"))
+            quad = cam.project(pts3)[0]
+            is_broad = paint in ("face", "back")  # of two opposite sides, the camera sees one at most
+            if is_broad:
+                broad[i] = abs(cv2.contourArea(quad.astype(np.float32)))
+            _quad(photo, ids, gloss, tex, quad, i + 1 if is_broad else -(i + 1), shade, paint == "face" or (paint == "back" and s.code == "back"))
+    faces_seen = np.maximum(ids, 0)
     boxes = []
-    for i, (s, (seen, box)) in enumerate(zip(solids, mask_boxes(ids, len(solids)))):
-        if s.labelled and seen > SLIVER_PX and seen >= SLIVER_SHARE * outline.get(i, np.inf):
+    for i, (s, (seen, box)) in enumerate(zip(solids, mask_boxes(faces_seen, len(solids)))):
+        if s.labelled and seen > SLIVER_PX and seen >= SLIVER_SHARE * broad.get(i, np.inf):
             boxes.append((INDEX[s.code], *box))
-    return boxes, gloss, ids
+    return boxes, gloss, faces_seen
 
 
 def shadows(solids: list[Solid], light: np.ndarray, shape: tuple[int, int], to_px: tuple[np.ndarray, np.ndarray], soft: float) -> np.ndarray:

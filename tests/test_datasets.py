@@ -16,7 +16,7 @@ from synthetic_faces import MARKS, marked_faces
 from datasets import mirrored, real, views
 from datasets.faces import DRAWN_FONTS, HELD_OUT, STYLES, TRAINED, build
 from datasets.generate import crops_sheet, generate, parse_mix, scene_for, write
-from datasets.scene import SCENES, TABLES, Photo, layout, render, render_scene, table_top
+from datasets.scene import SCENES, TABLES, THICK, TILE_W, Photo, layout, render, render_scene, table_top
 from scoring.random_hands import random_hand
 from scoring.tiles import code, parse_flowers, parse_tiles
 from vision.classes import CLASSES, INDEX
@@ -76,19 +76,22 @@ def test_the_generator_draws_only_trained_styles(tmp_path, monkeypatch):
 
 @pytest.mark.shared("art")
 @pytest.mark.parametrize("seed", [3, 11, 27])
-def test_boxes_are_tight_around_the_rendered_tiles(faces, seed):
+def test_boxes_are_tight_around_the_rendered_faces(faces, seed):
+    """As the real photos are labelled: the box is the face, the thickness below it left out."""
     photo = render(faces, seed, max_side=960, clean=True)
     grey = np.all(photo.image == 128, axis=2)
     assert photo.boxes
     for _, x1, y1, x2, y2 in photo.boxes:
         x1, y1, x2, y2 = int(x1), int(y1), int(x2), int(y2)
         inside = ~grey[y1:y2, x1:x2]
-        assert inside.mean() > 0.8  # the box is the tile
+        assert inside.mean() > 0.8  # the box is the tile's face
         assert inside[0].any() and inside[-1].any() and inside[:, 0].any() and inside[:, -1].any()  # tight
-        if y1 > 1:  # nothing of it above or below the box (one pixel of edge blending aside)
+        if y1 > 1:  # nothing of it above the box (one pixel of edge blending aside)
             assert grey[y1 - 2, x1:x2].mean() > 0.5
-        if y2 + 1 < grey.shape[0]:
-            assert grey[y2 + 1, x1:x2].mean() > 0.5
+        thickness = round(THICK / TILE_W * (y2 - y1) * 1.3) + 2  # a face (turned: lying sideways) is a tile's width tall or more
+        if y2 + thickness < grey.shape[0]:  # right below it the tile's thickness, then the table
+            assert not grey[y2 + 1, x1:x2].all()
+            assert grey[y2 + 1 : y2 + thickness, x1:x2].mean(axis=1).max() > 0.5
 
 
 @pytest.mark.shared("art")
@@ -403,19 +406,35 @@ def _grey(photo) -> np.ndarray:
 
 
 @pytest.mark.parametrize(("view", "seed"), [("seated", s) for s in range(4)] + [("tiles", s) for s in range(6)])
-def test_boxes_hold_every_tile_the_camera_sees_and_nothing_more(view, seed):
+def test_boxes_hold_every_face_the_camera_sees_and_no_side(view, seed):
     photo = getattr(views, view)(MARKED, seed, max_side=640, clean=True)
-    tile = ~_grey(photo)
+    tile, face = ~_grey(photo), photo.masks > 0
     covered, areas = np.zeros_like(tile), []
     assert photo.boxes
     for _, x1, y1, x2, y2 in photo.boxes:
         x1, y1, x2, y2 = int(x1), int(y1), int(x2), int(y2)
-        inside = tile[y1:y2, x1:x2]
-        assert inside.mean() > 0.4
+        inside = face[y1:y2, x1:x2]
+        assert inside.mean() > 0.15  # a turned face seen from low is a thin slanted band
         assert inside[0].any() and inside[-1].any() and inside[:, 0].any() and inside[:, -1].any()  # tight
         covered[y1:y2, x1:x2] = True
         areas.append(inside.sum())
-    assert (tile & ~covered).sum() < 0.2 * min(areas)  # no tile left without a box but one nearly hidden
+    assert (face & ~covered).sum() < 0.2 * min(areas)  # no face left without a box but one nearly hidden
+    assert (tile & ~covered).sum() > 0.05 * tile.sum()  # the sides and edges the camera sees are in no box
+
+
+def test_a_lying_tile_seen_from_the_side_is_boxed_by_its_face_alone():
+    """As the real photos are labelled: the face, not the edge the camera also sees."""
+    at, axes = views.look_at((0.0, 0.0, 0.0), 10.0, np.radians(35), 0.0, 0.0)
+    cam = views.Camera(at, axes, 500.0, (200.0, 150.0))
+    look = views.Look((236, 244, 248), (40, 130, 60), 0.6, np.array([0.0, 0.0, 1.0]), 0.7)
+    photo = np.full((300, 400, 3), 128, np.uint8)
+    tile = views.lying("5m", 0.0, 0.0)
+    boxes, _, _ = views.draw([tile], MARKED["marked"], cam, photo, look)
+    face = cam.project(tile.corners()[tuple(np.array(views.SIDES[0][0]).T)])[0]
+    (_, x1, y1, x2, y2), = boxes
+    assert np.allclose((x1, y1, x2, y2), (*face.min(0), *face.max(0)), atol=1.5)
+    ys = np.nonzero(~np.all(photo == 128, axis=2))[0]
+    assert ys.max() + 1 > y2 + 5  # the edge toward the camera shows below the face, outside the box
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -431,25 +450,27 @@ def test_a_seated_photo_labels_each_of_the_winners_tiles_once(seed):
 
 
 def test_far_tiles_come_out_smaller_than_near_ones():
-    ratios = []
+    """Faces shrink with distance; a turned standing face is narrower than its tile, so not every photo ranks so."""
+    ratios, nearer_wider = [], []
     for seed in range(6):
         photo = views.seated(MARKED, seed, max_side=800)
         boxes = np.array([b[1:] for b in photo.boxes])
         width, bottom = boxes[:, 2] - boxes[:, 0], boxes[:, 3]
         rank = np.argsort(np.argsort(width)), np.argsort(np.argsort(bottom))
-        assert np.corrcoef(*rank)[0, 1] > 0.4, seed  # the lower in the photo (nearer), the wider
+        nearer_wider.append(np.corrcoef(*rank)[0, 1] > 0.4)  # the lower in the photo (nearer), the wider
         far, near = bottom < np.quantile(bottom, 0.3), bottom > np.quantile(bottom, 0.7)
         ratios.append(np.median(width[far]) / np.median(width[near]))
-    assert np.median(ratios) < 0.6
+    assert np.median(ratios) < 0.6 and sum(nearer_wider) >= 5
 
 
 def test_lone_tiles_and_close_ups_come_in_many_sizes():
-    shares = []
+    shares, boxed = [], 0
     for seed in range(40):
         photo = views.tiles(MARKED, seed, max_side=320, clean=True)
-        assert 1 <= len(photo.boxes) <= 4 and len(photo.boxes) <= len(photo.hand["tiles"])
+        assert len(photo.boxes) <= min(4, len(photo.hand["tiles"]))
+        boxed += bool(photo.boxes)  # at 320 px a far face seen from low is a few pixels: unlabelled
         shares += [(y2 - y1) / photo.image.shape[0] for _, _, y1, _, y2 in photo.boxes]
-    assert min(shares) < 0.1 and max(shares) > 0.6
+    assert boxed >= 35 and min(shares) < 0.1 and max(shares) > 0.5
 
 
 def _marks(image: np.ndarray, where: np.ndarray) -> dict[str, np.ndarray] | None:

@@ -65,16 +65,17 @@ def test_a_training_run_knows_whether_it_reads_the_hong_kong_photos(tmp_path):
 
 
 @pytest.mark.shared("art")
-def test_the_generators_boxes_hold_a_tile_taller_and_lower_than_the_detectors():
+def test_the_generators_boxes_hold_the_face_where_the_detector_does():
     """What `vision.training.margins` measures for a reader trained on renders: the
-    generator boxes a lying tile's side below its face; the detector, its face."""
+    generator boxes a tile's face, as the real photos' labels and so the detector do;
+    the detector's box is a little tighter, never elsewhere."""
     from vision.training.margins import ratios
 
     r = ratios(4)
     assert len(r) >= 10
     across, down, right, lower = np.median(r, axis=0)
-    assert down < across < 1.0
-    assert abs(right) < 0.05 < lower
+    assert 0.75 < across < 1.0 and 0.8 < down < 1.0
+    assert abs(right) < 0.05 and abs(lower) < 0.05
 
 
 def test_the_cut_undoes_the_median_size_and_place_of_the_rendered_boxes():

@@ -1,19 +1,23 @@
 """`python -m vision.training.margins`: how the generator's boxes differ from the detector's,
 and how a face reader trained on the generator's boxes must cut its crops at run time.
 
-The generator boxes a tile as the camera sees it, its visible side and back too
-(`datasets/scene.py`); the real photos' labels, and so the detector trained on them, box
-its face. A reader trained on crops of the generator's boxes learnt a tile smaller in its
-crop, its back below the face, than the detector's box gives it when reading: the
-reader that never saw a Hong Kong photo read 38 % of their labelled tiles cut the usual
-way (session 19, `models/README.md`). Measured here on rendered photos of the trained art
-styles alone, so the Hong Kong photos stay unseen: for each generator label and the
-detector's box it matches, the ratio of their sizes across and down and how far the
-label's centre lies from the box's, in box widths and heights; the medians give the cut
-(`faces.Cut`) that shows the reader a tile as it was trained: the box grown `MARGIN` over
-each ratio, about its centre moved as far. `--write READER` stamps that cut into the
-reader's ONNX metadata (`crop_margin`, `crop_shift`) and that its box head learnt the
-generator's edges (`box_labels`: rendered), so that reading keeps the detector's box.
+Until session 20 the generator boxed a tile as the camera sees it, its visible side and
+back too, while the real photos' labels, and so the detector trained on them, box its
+face. A reader trained on crops of those boxes learnt a tile smaller in its crop, its
+back below the face, than the detector's box gives it when reading: the reader that
+never saw a Hong Kong photo (`models/unseen/`, trained on those renders) read 38 % of
+their labelled tiles cut the usual way (session 19, `models/README.md`). The generator
+now boxes the face alone, so the label's centre lies where the detector's does; the
+detector's box is still a little tighter than a rendered face. Measured here on
+rendered photos of the trained art styles alone, so the Hong Kong photos stay unseen:
+for each generator label and the detector's box it matches, the ratio of their sizes
+across and down and how far the label's centre lies from the box's, in box widths and
+heights; the medians give the cut (`faces.Cut`) that shows the reader a tile as it was
+trained: the box grown `MARGIN` over each ratio, about its centre moved as far.
+`--write READER` stamps that cut into the reader's ONNX metadata (`crop_margin`,
+`crop_shift`) and that its box head learnt the generator's edges (`box_labels`:
+rendered), so that reading keeps the detector's box. A reader's stamp is measured on the
+renders it was trained on: the shipped unseen reader keeps the cut of the old boxes.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import numpy as np
 
 SEED = 90_000  # rendered photos measured: seeds SEED .. SEED + n, apart from every training set's
 CLOSE_UP_SIDE = 640  # close-ups are rendered as the reader's training set was (`--max-side 640`), hands at 1280
-MATCH_IOU = 0.3  # a label and a box of one tile: the generator's boxes are loose, so 0.5 would keep only the nearest
+MATCH_IOU = 0.3  # a label and a box of one tile: the old renders' boxes were loose, and 0.5 kept only the nearest
 
 
 def ratios(n: int, max_side: int = 1280) -> np.ndarray:

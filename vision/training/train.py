@@ -14,22 +14,25 @@ from .env import ROOT, TRAIN_IMGSZ, WORK, offline
 SHIPPED = ROOT / "models" / "taiscore-tiles.pt"  # the shipped model's weights, optimizer stripped
 
 
-def dataset_yaml(synthetic: Path | None, flower_copies: int = 0, turned: bool = False, stretched: bool = False) -> Path:
+def dataset_yaml(synthetic: Path | None, flower_copies: int = 0, turned: bool = False, stretched: bool = False, real_train: bool = True) -> Path:
     """One YAML with absolute paths: real train (mirrored photos flipped back, + repeated
     flower photos, + the photos turned 180 degrees, + strips stretched as the export
     stretched them, + synthetic) to train, real valid to validate (and split by shape,
     `valid-natural` and `valid-stretched`, and `valid-restored` with the strips given
-    their proportions back), wrong source labels read again."""
+    their proportions back), wrong source labels read again. Without `real_train`, the
+    synthetic photos alone are trained on: the real set stays unseen (issue 21's protocol)."""
     from datasets import mirrored, real
     from vision.classes import CLASSES
 
     splits = real.build(WORK / "datasets" / "real", mirrored=mirrored.read_list(), relabelled=real.relabelled())
     real.by_shape(splits["valid"].parent)
     real.restored(splits["valid"].parent)
-    train = [str(splits["train"])] + [str(f) for f in real.flower_copies(WORK / "datasets" / "real", flower_copies)]
-    if turned:
+    if not real_train and synthetic is None:
+        raise SystemExit("--no-real trains on --synthetic alone: name a generated dataset")
+    train = ([str(splits["train"])] + [str(f) for f in real.flower_copies(WORK / "datasets" / "real", flower_copies)]) if real_train else []
+    if turned and real_train:
         train.append(str(real.turned_copies(WORK / "datasets" / "real")))
-    if stretched:
+    if stretched and real_train:
         train.append(str(real.stretched_copies(WORK / "datasets" / "real")))
     if synthetic is not None:
         train.append(str(synthetic.resolve() / "images"))
@@ -58,6 +61,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--flower-copies", type=int, default=0, help="times the real photos holding a flower are repeated in each epoch")
     p.add_argument("--turned", action="store_true", help="train on every photo turned 180 degrees as well (tiles seen from across the table)")
     p.add_argument("--stretched", action="store_true", help="train on a strip of each source photo stretched to the whole photo as well (as the export stretched narrow photos)")
+    p.add_argument("--no-real", dest="real", action="store_false", help="train on --synthetic alone, the real photos unseen (they are still validated on)")
+    p.add_argument("--single-class", action="store_true", help="one class, a tile: a finder whose boxes the face readers name (issue 21's detector)")
     p.add_argument("--device", default="cpu")
     p.add_argument("--start", type=Path, help="weights to fine-tune from (default: models/taiscore-tiles.pt if present, else the converted mahjong-detector start)")
     p.add_argument("--fraction", type=float, default=1.0)
@@ -82,11 +87,15 @@ def main(argv: list[str] | None = None) -> None:
         model.add_callback("on_pretrain_routine_start", _use_every_core)
         model.train(resume=True)
         return
-    data = dataset_yaml(args.synthetic, args.flower_copies, args.turned, args.stretched)
-    start = args.start or (SHIPPED if SHIPPED.exists() else WORK / "start-yolo11n-tiles.pt")
+    data = dataset_yaml(args.synthetic, args.flower_copies, args.turned, args.stretched, args.real)
+    if args.real:
+        start = args.start or (SHIPPED if SHIPPED.exists() else WORK / "start-yolo11n-tiles.pt")
+        calibration = WORK / "datasets" / "real" / "train" / "images"
+    else:  # neither the shipped weights nor statistics of the real photos: mahjong-detector's start, its BatchNorm rebuilt on renders
+        start = args.start or WORK / "start-yolo11n-rendered.pt"
+        calibration = args.synthetic / "images"
     if not start.exists():
-        photos = sorted((WORK / "datasets" / "real" / "train" / "images").iterdir())[::20][:48]
-        convert(start, photos)
+        convert(start, sorted(calibration.iterdir())[::20][:48])
     model = YOLO(str(start))
     model.add_callback("on_pretrain_routine_start", _use_every_core)
     model.train(
@@ -118,6 +127,7 @@ def main(argv: list[str] | None = None) -> None:
         deterministic=False,
         amp=False,
         val=args.val,
+        single_cls=args.single_class,
     )
 
 
