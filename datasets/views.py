@@ -8,8 +8,8 @@ on the camera side, they cast shadows, their glossy faces catch a specular spot.
 tiles are drawn over farther ones, and a tile's box is the pixels of its face (or of its
 back, face down) the camera sees, as the real photos are labelled: its sides and
 thickness are left out. A face cut to a sliver (by the photo's edge or a nearer tile)
-is unlabelled. Faces are
-never mirrored: a face's width and height axes turn like the table's own.
+is unlabelled. Faces are never mirrored: a face's width and height axes turn like the
+table's own.
 """
 
 from __future__ import annotations
