@@ -392,7 +392,8 @@ def _shoot(
         sel = alpha[: region.shape[0], : region.shape[1]] > 0
         region[sel] = img[: region.shape[0], : region.shape[1]][sel]
         cover[y : y + th, x : x + tw][sel] = 255
-        ids[y : y + th, x : x + tw][sel] = np.broadcast_to(np.where(face_rows[: len(sel), None], n + 1, 0), sel.shape)[sel]
+        marks = np.where(face_rows[: len(sel), None], n + 1, 0)  # the face is tile n + 1; its thickness hides what is under it
+        ids[y : y + th, x : x + tw][sel] = np.broadcast_to(marks, sel.shape)[sel]
     centre = ((min(xs) + max(xs)) / 2 * px + ox, (min(ys) + max(ys)) / 2 * px + oy)
     cam = _camera(centre, px, unit, out_w, out_h, rng, clean, side=standing)
     photo = np.full((out_h, out_w, 3), 128, np.uint8) if clean else table_top(out_h, out_w, rng, table)

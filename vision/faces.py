@@ -94,8 +94,7 @@ def cut_of(meta: dict[str, str]) -> Cut:
     """The cut a reader's metadata declares (`crop_margin` "across down", `crop_shift`
     "right lower"), else `SAME_CUT`: a reader trained on boxes drawn otherwise than the
     detector draws them (the generator's held a tile's visible side below its face until
-    session 20) sees
-    a tile as it learnt it only through a crop grown and moved as much
+    session 20) sees a tile as it learnt it only through a crop grown and moved as much
     (`vision.training.margins` measures how much)."""
     try:
         across, down = (float(v) for v in meta.get(MARGIN_KEY, f"{MARGIN} {MARGIN}").split())

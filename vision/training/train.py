@@ -29,11 +29,13 @@ def dataset_yaml(synthetic: Path | None, flower_copies: int = 0, turned: bool = 
     real.restored(splits["valid"].parent)
     if not real_train and synthetic is None:
         raise SystemExit("--no-real trains on --synthetic alone: name a generated dataset")
-    train = ([str(splits["train"])] + [str(f) for f in real.flower_copies(WORK / "datasets" / "real", flower_copies)]) if real_train else []
-    if turned and real_train:
-        train.append(str(real.turned_copies(WORK / "datasets" / "real")))
-    if stretched and real_train:
-        train.append(str(real.stretched_copies(WORK / "datasets" / "real")))
+    train: list[str] = []
+    if real_train:
+        train += [str(splits["train"]), *(str(f) for f in real.flower_copies(WORK / "datasets" / "real", flower_copies))]
+        if turned:
+            train.append(str(real.turned_copies(WORK / "datasets" / "real")))
+        if stretched:
+            train.append(str(real.stretched_copies(WORK / "datasets" / "real")))
     if synthetic is not None:
         train.append(str(synthetic.resolve() / "images"))
     names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(CLASSES))
