@@ -27,7 +27,7 @@ def cmd_score(args: argparse.Namespace) -> None:
     bounded however long the batch (the results wait in a temporary file). A batch is
     written one hand a line: JSON's indenting encoder is pure Python, a fifth of the time."""
     with batch(args.file) as hands, tempfile.SpooledTemporaryFile(SPOOL_BYTES) as spool:
-        gc.freeze()  # start-up's objects (pydantic's schemas, the rule sets) live to the end: no collection need look at them again
+        gc.freeze()  # start-up's objects (the input types, the rule sets) live to the end: no collection need look at them again
         n = 0
         for n, obj in enumerate(hands, start=1):
             try:

@@ -6,16 +6,16 @@ so a statement can always be recomputed and audited from what was recorded.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass
+from dataclasses import field as default
+from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field, RootModel, model_validator
+from msgspec import UNSET, Meta, UnsetType, field
 
 from scoring.hand import HandError, HandIn, Stakes, StakesIn
 from scoring.ruleset import load
-from scoring.schema import Amount, Strict, check, refuse
+from scoring.schema import Amount, Strict, check
 
-HAND_TYPES = ("win", "draw", "false_win", "cut")
 MAX_POINTS = 10_000  # a hand's 台 or 番: far above any table's limit hand
 
 
@@ -54,79 +54,63 @@ class HandRecord:
 class Table:
     players: tuple[str, str, str, str]  # chairs in deal order (E, S, W, N of the first hand)
     ruleset: str = "taiwan"
-    options: dict = field(default_factory=dict)
+    options: dict = default(default_factory=dict)
     stakes: Stakes | None = None
     first_dealer: str | None = None
-
-
-def _printable(name: str) -> str:
-    if not name.isprintable():
-        raise refuse("name", f"{name!r} is not a name: no control characters")
-    return name
 
 
 # The JSON forms of the ledger, checked strictly (scoring/schema.py). A new key of one
 # hand type (a 斬拉 count, say) is a field of its model here and one of HandRecord.
 
-PlayerName = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_printable)]
+PlayerName = Annotated[str, Meta(min_length=1, max_length=40)]  # every name but the table's must be one of the table's
 
 
 class PaidIn(Strict):
-    payer: PlayerName = Field(alias="from")
-    payee: PlayerName = Field(alias="to")
+    payer: PlayerName = field(name="from")
+    payee: PlayerName = field(name="to")
     amount: Amount
 
 
 class WinnerIn(Strict):
     player: PlayerName
-    points: Annotated[int, Field(ge=0, le=MAX_POINTS)] = None
-    hand: HandIn = None
+    points: Annotated[int, Meta(ge=0, le=MAX_POINTS)] | UnsetType = UNSET
+    hand: HandIn | UnsetType = UNSET
 
-    @model_validator(mode="before")
-    @classmethod
-    def _points_or_hand(cls, data: Any) -> Any:
-        if isinstance(data, dict) and ("points" in data) == ("hand" in data):
-            raise refuse("winner", "give either points or a hand")
-        return data
+    def __post_init__(self) -> None:
+        if (self.points is UNSET) == (self.hand is UNSET):
+            raise ValueError("give either points or a hand")
 
 
-class WinIn(Strict):
-    type: Literal["win"]
-    winners: Annotated[list[WinnerIn], Field(min_length=1, max_length=3)]
+class WinIn(Strict, tag="win", tag_field="type"):
+    winners: Annotated[list[WinnerIn], Meta(min_length=1, max_length=3)]
     discarder: PlayerName | None = None  # None: self-drawn
-    paid: list[PaidIn] = None
+    paid: list[PaidIn] | UnsetType = UNSET
 
 
-class DrawIn(Strict):
-    type: Literal["draw"]
-    paid: list[PaidIn] = None
+class DrawIn(Strict, tag="draw", tag_field="type"):
+    paid: list[PaidIn] | UnsetType = UNSET
 
 
-class FalseWinIn(Strict):
-    type: Literal["false_win"]
+class FalseWinIn(Strict, tag="false_win", tag_field="type"):
     offender: PlayerName
-    paid: list[PaidIn] = None
+    paid: list[PaidIn] | UnsetType = UNSET
 
 
-class CutIn(Strict):
-    type: Literal["cut"]
+class CutIn(Strict, tag="cut", tag_field="type"):
     payer: PlayerName
     payee: PlayerName
-    paid: list[PaidIn] = None
+    paid: list[PaidIn] | UnsetType = UNSET
 
 
-class RecordIn(RootModel):
-    """One recorded hand, by its type; each type takes only its own keys."""
-
-    root: Annotated[WinIn | DrawIn | FalseWinIn | CutIn, Field(discriminator="type")]
+RecordIn = WinIn | DrawIn | FalseWinIn | CutIn  # one recorded hand, by its type; each type takes only its own keys
 
 
 class TableIn(Strict):
-    players: Annotated[list[PlayerName], Field(min_length=4, max_length=4)]
+    players: Annotated[list[PlayerName], Meta(min_length=4, max_length=4)]
     ruleset: str = "taiwan"
     options: dict[str, Any] = {}  # each option is checked by the rule set
-    stakes: StakesIn = None
-    first_dealer: PlayerName = None
+    stakes: StakesIn | UnsetType = UNSET
+    first_dealer: PlayerName | UnsetType = UNSET
 
 
 class SessionIn(TableIn):
@@ -147,24 +131,27 @@ def table_from_json(obj: Any) -> Table:
 
 def session_from_json(obj: Any) -> tuple[Table, list[HandRecord]]:
     """A whole night: the table, and each hand checked against it ("hand 3: ...")."""
-    s = check(SessionIn, obj, SessionError, "a session", HAND_TYPES)
+    s = check(SessionIn, obj, SessionError, "a session")
     table = _table(s)
     records = []
     for n, (rec, raw) in enumerate(zip(s.hands, obj["hands"] if s.hands else (), strict=True), start=1):
         try:
-            records.append(_record(rec.root, raw, table))
+            records.append(_record(rec, raw, table))
         except SessionError as e:
             raise SessionError(f"hand {n}: {e}") from None
     return table, records
 
 
 def _table(t: TableIn) -> Table:
+    odd = next((p for p in t.players if not p.isprintable()), None)
+    if odd is not None:
+        raise SessionError(f"players: {odd!r} is not a name: no control characters")
     if len(set(t.players)) != 4:
         raise SessionError(f"players must be four different names, in chair order: {', '.join(t.players)}")
     rs = load(t.ruleset)
     rs.resolve_options(t.options)
-    stakes = None if t.stakes is None else Stakes(t.stakes.base, t.stakes.point)
-    table = Table(tuple(t.players), t.ruleset, dict(t.options), stakes, t.first_dealer)
+    stakes = None if t.stakes is UNSET else Stakes(t.stakes.base, t.stakes.point)
+    table = Table(tuple(t.players), t.ruleset, dict(t.options), stakes, None if t.first_dealer is UNSET else t.first_dealer)
     if table.first_dealer is not None:
         _player(table.first_dealer, table, "first_dealer")
     return table
@@ -172,13 +159,13 @@ def _table(t: TableIn) -> Table:
 
 def hand_from_record(obj: Any, table: Table) -> HandRecord:
     """Check one recorded hand against the table; contradictions are refused."""
-    return _record(check(RecordIn, obj, SessionError, "a hand", HAND_TYPES).root, obj, table)
+    return _record(check(RecordIn, obj, SessionError, "a hand"), obj, table)
 
 
 def _record(rec: WinIn | DrawIn | FalseWinIn | CutIn, raw: dict, table: Table) -> HandRecord:
     paid = (
         None
-        if rec.paid is None
+        if rec.paid is UNSET
         else tuple(Paid(_player(p.payer, table, "paid from"), _player(p.payee, table, "paid to"), p.amount) for p in rec.paid)
     )
     if isinstance(rec, DrawIn):
@@ -188,7 +175,7 @@ def _record(rec: WinIn | DrawIn | FalseWinIn | CutIn, raw: dict, table: Table) -
     if isinstance(rec, CutIn):
         return HandRecord("cut", payer=_player(rec.payer, table, "payer"), payee=_player(rec.payee, table, "payee"), paid=paid)
     winners = tuple(
-        Winner(_player(w.player, table, "winner"), w.points, raw_w.get("hand"))
+        Winner(_player(w.player, table, "winner"), None if w.points is UNSET else w.points, raw_w.get("hand"))
         for w, raw_w in zip(rec.winners, raw["winners"], strict=True)
     )
     names = [w.player for w in winners]

@@ -6,17 +6,17 @@ table is a misreading or a typo, and scoring it anyway would hide that.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, PlainValidator
+from msgspec import UNSET, Meta, UnsetType
 
 from .decompose import CHOW, PUNG
 from .quick import quick
-from .schema import Amount, Strict, Wind, check, refuse, shown
+from .schema import Amount, Strict, Wind, check, notation, shown
 from .tiles import (
     KINDS,
     TileError,
@@ -156,26 +156,9 @@ def parse_meld(text: str) -> Meld:
 
 
 NOTATION_CACHE = 1 << 12  # distinct strings of one field kept: melds, winning tiles and flowers recur across hands
-
-
-def _notation(parse: Callable[[str], Any], example: str, error: type[Exception] = TileError, recurs: bool = True) -> PlainValidator:
-    """A field written in tile notation: a string, parsed; anything else refused with an example.
-    What it parses to is immutable, so a string that `recurs` across hands is looked up, not
-    parsed again; one that seldom does (a hand's concealed tiles) is parsed, not kept."""
-    cached = lru_cache(maxsize=NOTATION_CACHE)(parse) if recurs else parse
-
-    def parsed(value: Any) -> Any:
-        if not isinstance(value, str):
-            raise refuse("notation", f"must be a string in tile notation such as {shown(example)}, not {shown(value)}")
-        try:
-            return cached(value)
-        except error as e:
-            raise refuse("notation", str(e)) from None
-
-    return PlainValidator(parsed)
-
-
-Tiles = Annotated[tuple[int, ...], _notation(parse_tiles, "123m456p55z", recurs=False)]
+_meld = lru_cache(maxsize=NOTATION_CACHE)(parse_meld)  # what they parse to is immutable: looked up, not parsed again
+_flowers = lru_cache(maxsize=NOTATION_CACHE)(parse_flowers)
+_tile = lru_cache(maxsize=NOTATION_CACHE)(kind_of)
 
 
 class StakesIn(Strict):
@@ -187,30 +170,46 @@ class HandIn(Strict):
     """The hand object of the CLI contract (README). A key left out takes its default;
     a key given as null is refused: a tile, a seat or the stakes are never "nothing"."""
 
+    concealed: Annotated[str, notation("123m456p55z")]
     ruleset: str = "taiwan"  # the rule set itself refuses a name it does not know
-    options: dict[str, Any] = Field(default_factory=dict)  # each option is checked by its rule set
-    concealed: Tiles
-    melds: list[Annotated[Meld, _notation(parse_meld, "pon 555p", HandError)]] = Field(default_factory=list)
-    flowers: Annotated[tuple[int, ...], _notation(parse_flowers, "15f")] = ()
-    winning_tile: Annotated[int, _notation(kind_of, "4m")] = None  # absent only in a flower win
+    options: dict[str, Any] = {}  # each option is checked by its rule set
+    melds: list[Annotated[str, notation("pon 555p")]] = []
+    flowers: Annotated[str, notation("15f")] = ""
+    winning_tile: Annotated[str, notation("4m")] | UnsetType = UNSET  # absent only in a flower win
     self_drawn: bool = False
     seat: Wind = "E"
     round: Wind = "E"
-    streak: Annotated[int, Field(ge=0, le=MAX_STREAK)] = 0
-    discarder: Wind = None  # absent on a self-drawn win
-    events: list[Literal[EVENTS]] = Field(default_factory=list)
-    pool: Tiles = ()
-    stakes: StakesIn = None  # absent: the rule set's usual stakes
-    eighth_flower: Wind = None  # 七搶一 情況一: the seat holding the eighth flower
+    streak: Annotated[int, Meta(ge=0, le=MAX_STREAK)] = 0
+    discarder: Wind | UnsetType = UNSET  # absent on a self-drawn win
+    events: list[Literal[EVENTS]] = []
+    pool: Annotated[str, notation("123m456p55z")] = ""
+    stakes: StakesIn | UnsetType = UNSET  # absent: the rule set's usual stakes
+    eighth_flower: Wind | UnsetType = UNSET  # 七搶一 情況一: the seat holding the eighth flower
 
 
 def hand_from_json(obj: Any) -> Hand:
     """Read one hand object of the CLI contract; raises HandError naming the problem."""
     h = check(HandIn, obj, HandError, "a hand")
-    stakes = None if h.stakes is None else Stakes(h.stakes.base, h.stakes.point)
+    field = "concealed"  # the field being parsed, named when its notation is wrong
+    try:
+        concealed = parse_tiles(h.concealed)
+        field = "flowers"
+        flowers = _flowers(h.flowers) if h.flowers else ()
+        field = "winning_tile"
+        winning_tile = None if h.winning_tile is UNSET else _tile(h.winning_tile)
+        field = "pool"
+        pool = parse_tiles(h.pool) if h.pool else ()
+        melds = []
+        for n, text in enumerate(h.melds, start=1):
+            field = f"meld {n}"
+            melds.append(_meld(text))
+    except (TileError, HandError) as e:
+        raise HandError(f"{field}: {e}") from None
+    stakes = None if h.stakes is UNSET else Stakes(h.stakes.base, h.stakes.point)
     hand = Hand(  # in field order: fifteen keywords add a third to making the hand (4.9 -> 6.6 us)
-        h.ruleset, h.concealed, tuple(h.melds), h.flowers, h.winning_tile, h.self_drawn, h.seat, h.round, h.streak,
-        h.discarder, frozenset(h.events), h.pool, stakes, MappingProxyType(h.options), h.eighth_flower,
+        h.ruleset, concealed, tuple(melds), flowers, winning_tile, h.self_drawn, h.seat, h.round, h.streak,
+        None if h.discarder is UNSET else h.discarder, frozenset(h.events), pool, stakes, MappingProxyType(h.options),
+        None if h.eighth_flower is UNSET else h.eighth_flower,
     )  # fmt: skip
     validate(hand)
     return hand

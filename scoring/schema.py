@@ -1,9 +1,10 @@
 """The one strict check of every JSON input (hand, batch, session, ledger event).
 
-Each input is a pydantic v2 model in strict mode with unknown keys forbidden: a
+Each input is a msgspec Struct converted in strict mode with unknown keys forbidden: a
 typo (`discarer`) is refused by name instead of silently meaning something else,
-`true` is never a number and `0` never a tile string. A failed check becomes one
-line naming the field: `discarder: must be one of E S W N, not ""`.
+`true` is never a number and `0` never a tile string. A key that may be left out but
+never given as null defaults to `UNSET`. A failed check becomes one line naming the
+field: `discarder: must be one of E S W N, not ""`.
 """
 
 from __future__ import annotations
@@ -11,23 +12,32 @@ from __future__ import annotations
 import json
 import re
 import types
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
-from pydantic_core import ErrorDetails, PydanticCustomError
+import msgspec
+from msgspec import Meta, Struct
 
 MAX_AMOUNT = 1_000_000_000  # 底, 台值, amounts paid: no table plays for more, and sums stay exact
-Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
+Amount = Annotated[int, Meta(ge=0, le=MAX_AMOUNT)]
 Wind = Literal["E", "S", "W", "N"]
 
-M = TypeVar("M", bound=BaseModel)
-_QUOTED = re.compile(r"'([^']*)'")
+S = TypeVar("S", bound=Struct)
+_CONVERT = msgspec.convert
+_AT = re.compile(r"^(?P<text>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
+_STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+_FOUND = re.compile(r"Object (missing required|contains unknown) field `(.+)`")
+_EXPECTED = re.compile(r"Expected `(\w+)`(?:, got `\w+`| (>=|<=) (\d+)| of length (>=|<=) (\d+))")
+_SIMPLE = {"str": "must be a string", "int": "must be a whole number", "bool": "must be true or false", "array": "must be a list", "object": "must be an object"}
 
 
-class Strict(BaseModel):
+class Strict(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
     """Base of every input model: exact JSON types, no unknown keys, read-only."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+def notation(example: str) -> Meta:
+    """A string field in tile notation; `example` goes into the message when it is not a string."""
+    return Meta(examples=[example])
 
 
 def shown(value: Any) -> str:
@@ -36,63 +46,94 @@ def shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def refuse(kind: str, message: str) -> PydanticCustomError:
-    """A check's own refusal inside a model; `message` is used as written."""
-    return PydanticCustomError(kind, "{message}", {"message": message})
+def check(model: type[S] | Any, obj: Any, error: type[Exception], what: str) -> S:
+    """Convert `obj` to `model`; raise `error` with the first problem on one line.
+
+    `what` names the whole input ("a hand") when the problem is the input itself."""
+    try:
+        return _CONVERT(obj, model, strict=True)
+    except msgspec.ValidationError as e:
+        raise error(problem(str(e), model, obj, what)) from None
 
 
-def check(model: type[M], obj: Any, error: type[Exception], what: str, tags: tuple[str, ...] = ()) -> M:
-    """Validate `obj` against `model`; raise `error` with the first problem on one line.
+def problem(message: str, model: Any, obj: Any, what: str) -> str:
+    """msgspec's "Expected `str`, got `int` - at `$.seat`" as the user reads it: `seat: must be ...`."""
+    m = _AT.match(message)
+    text, loc = m["text"], tuple(int(i) if i else key for key, i in _STEP.findall(m["path"] or ""))
+    found = _FOUND.fullmatch(text)
+    if found:
+        loc += (found[2],)
+    parent, holder = _walk(model, obj, loc[:-1])
+    parent = _chosen(parent, holder)
+    if isinstance(parent, _Untagged) and loc[-1:] == (parent.field,):
+        loc, given = loc[:-1], "" if found else f", not {shown(holder[parent.field])}"
+        said = f"needs a type, one of {' '.join(parent.tags)}{given}"
+    else:
+        said = _message(text, found, loc, parent, holder)
+    return f"{_path(loc)}: {said}" if loc else f"{what} {said}"
 
-    `what` names the whole input ("a hand") when the problem is the input itself;
-    `tags` are the values of a discriminator (a ledger hand's type), left out of the path."""
-    try:  # the model's own validator, as `model_validate(obj)` calls it: that wrapper's keywords cost a batch a tenth of reading a hand
-        return model.__pydantic_validator__.validate_python(obj)
-    except ValidationError as e:
-        raise error(problem(e.errors()[0], model, obj, what, tags)) from None
+
+def _message(text: str, found: re.Match | None, loc: tuple, parent: Any, holder: Any) -> str:
+    """The problem at the last step of `loc`, in the object `holder` of type `parent`."""
+    if found:
+        if found[1] == "missing required":
+            return "missing"
+        keys = [f.encode_name for f in msgspec.structs.fields(parent)] + [parent.__struct_config__.tag_field or ""]
+        return f"unknown key (known: {', '.join(sorted(filter(None, keys)))})"
+    kind, value = _walk(parent, holder, loc[-1:]) if loc else (parent, holder)
+    examples = [e for meta in get_args(kind)[1:] for e in (getattr(meta, "examples", None) or ())] if get_origin(kind) is Annotated else []
+    if examples and text.startswith("Expected `str`, got"):
+        return f"must be a string in tile notation such as {shown(examples[0])}, not {shown(value)}"
+    kind = _chosen(kind, value)
+    if get_origin(kind) is Literal:
+        return f"must be one of {' '.join(map(str, get_args(kind)))}, not {shown(value)}"
+    expected = _EXPECTED.fullmatch(text)
+    if expected is None:
+        return text  # a model's own refusal, written for the user
+    name, bound, n, length, size = expected.groups()
+    if bound:
+        return f"must be {n} {'or more' if bound == '>=' else 'or less'}, not {shown(value)}"
+    words = "at least" if length == ">=" else "at most"
+    if length and name == "str":
+        return f"must be {words} {size} characters"
+    if length:
+        return f"must have {words} {size} items, not {len(value)}"
+    return f"{_SIMPLE.get(name, f'must be {name}')}, not {shown(value)}"
 
 
-def problem(err: ErrorDetails, model: type[BaseModel], obj: Any, what: str, tags: tuple[str, ...]) -> str:
-    loc = tuple(step for step in err["loc"] if step not in tags)
-    message = _message(err, _value_at(obj, err["loc"]), model, err["loc"], tags)
-    return f"{_path(loc)}: {message}" if loc else f"{what} {message}"
+def _walk(t: Any, obj: Any, loc: tuple) -> tuple[Any, Any]:
+    """The declared type at `loc` and the value there (msgspec names only places that exist)."""
+    for step in loc:
+        t = _chosen(t, obj)
+        if isinstance(step, int):
+            t, obj = get_args(t)[0], obj[step]
+        else:
+            t, obj = next(f.type for f in msgspec.structs.fields(t) if f.encode_name == step), obj[step]
+    return t, obj
 
 
-def _message(err: ErrorDetails, value: Any, model: type[BaseModel], loc: tuple, tags: tuple[str, ...]) -> str:
-    kind, ctx = err["type"], err.get("ctx", {})
-    if kind == "missing":
-        return "missing"
-    if kind == "extra_forbidden":
-        return f"unknown key (known: {', '.join(_keys_at(model, loc[:-1]))})"
-    if kind == "literal_error":
-        return f"must be one of {' '.join(_QUOTED.findall(ctx['expected']))}, not {shown(value)}"
-    if kind in ("union_tag_invalid", "union_tag_not_found"):
-        given = f", not {shown(ctx['tag'])}" if "tag" in ctx else ""
-        return f"needs a type, one of {' '.join(tags)}{given}"
-    simple = {
-        "string_type": "must be a string",
-        "int_type": "must be a whole number",
-        "bool_type": "must be true or false",
-        "list_type": "must be a list",
-        "dict_type": "must be an object",
-        "model_type": "must be an object",
-        "model_attributes_type": "must be an object",
-    }
-    if kind in simple:
-        return f"{simple[kind]}, not {shown(value)}"
-    bounds = {"greater_than_equal": ("ge", "or more"), "less_than_equal": ("le", "or less")}
-    if kind in bounds:
-        key, words = bounds[kind]
-        return f"must be {ctx[key]} {words}, not {shown(value)}"
-    if kind == "too_short":
-        return f"must have at least {ctx['min_length']} items, not {ctx['actual_length']}"
-    if kind == "too_long":
-        return f"must have at most {ctx['max_length']} items" + (f", not {ctx['actual_length']}" if ctx.get("actual_length") else "")
-    if kind == "string_too_long":
-        return f"must be at most {ctx['max_length']} characters"
-    if kind == "string_too_short":
-        return f"must be at least {ctx['min_length']} characters"
-    return err["msg"]
+def _chosen(t: Any, obj: Any) -> Any:
+    """Through Annotated and unions to the type `obj` is checked as: the model its type tag
+    names, or the one member that is neither null nor left out."""
+    while get_origin(t) is Annotated:
+        t = get_args(t)[0]
+    if get_origin(t) not in (Union, types.UnionType):
+        return t
+    kinds = [k for k in get_args(t) if k not in (type(None), msgspec.UnsetType)]
+    tagged = [k for k in kinds if isinstance(k, type) and issubclass(k, Struct) and k.__struct_config__.tag_field]
+    if tagged:
+        field = tagged[0].__struct_config__.tag_field
+        named = [k for k in tagged if isinstance(obj, dict) and obj.get(field) == k.__struct_config__.tag]
+        return named[0] if named else _Untagged(field, [k.__struct_config__.tag for k in tagged])
+    return _chosen(kinds[0], obj) if len(kinds) == 1 else t
+
+
+@dataclass(frozen=True)
+class _Untagged:
+    """A union of models whose type tag the object did not name."""
+
+    field: str
+    tags: list[str]
 
 
 def _path(loc: tuple) -> str:
@@ -105,45 +146,3 @@ def _path(loc: tuple) -> str:
         else:
             parts.append(str(step))
     return ": ".join(parts)
-
-
-def _value_at(obj: Any, loc: tuple) -> Any:
-    for step in loc:
-        try:
-            obj = obj[step]
-        except (KeyError, IndexError, TypeError):
-            continue  # a discriminator tag: the value itself is the member
-    return obj
-
-
-def _keys_at(model: type[BaseModel], loc: tuple) -> list[str]:
-    """The keys the object at `loc` may have, for an 'unknown key' message."""
-    t: Any = model
-    for step in loc:
-        if isinstance(step, str):
-            t = _step(t, step)
-    return sorted((f.alias or n) for m in _models(t) for n, f in m.model_fields.items())
-
-
-def _step(t: Any, key: str) -> Any:
-    """The type under `key`: a field of the model at `t`, or the union member whose type tag it is."""
-    for m in _models(t):
-        for n, f in m.model_fields.items():
-            if (f.alias or n) == key:
-                return f.annotation
-    for m in _models(t):
-        tag = m.model_fields.get("type")
-        if tag is not None and key in get_args(tag.annotation):
-            return m
-    return None
-
-
-def _models(t: Any) -> list[type[BaseModel]]:
-    """The models `t` holds directly: through Annotated, unions, lists and optionals, not into fields."""
-    if isinstance(t, type) and issubclass(t, RootModel):
-        return _models(t.model_fields["root"].annotation)
-    if isinstance(t, type) and issubclass(t, BaseModel):
-        return [t]
-    if get_origin(t) in (Annotated, Union, types.UnionType, list, tuple, dict):
-        return [m for a in get_args(t) for m in _models(a)]
-    return []

@@ -87,6 +87,8 @@ def parse_tiles(text: str | list[str]) -> tuple[int, ...]:
     """Parse `'123m55z'` (or a list of codes) into kind indices, in order. Well-formed
     text (nearly all of it) is recognised by one expression and read by table; anything
     else (the empty string too) goes the slow way, which names the first problem."""
+    if not text:
+        return ()
     if isinstance(text, list):
         text = "".join(text)
     compact = "".join(text.split())

@@ -87,7 +87,7 @@ def test_audit_reports_every_difference_from_what_was_paid():
         (win("Eve", 1, "Amy"), "not at the table"),
         (win("Amy", 1, "Amy"), "both discard and win"),
         ({"type": "win", "winners": [{"player": "Amy", "points": 1}, {"player": "Ben", "points": 1}]}, "name the discarder"),
-        ({"type": "win", "winners": [{"player": "Amy", "points": 1, "hand": {}}], "discarder": "Ben"}, "either points or a hand"),
+        ({"type": "win", "winners": [{"player": "Amy", "points": 1, "hand": {"concealed": "123m456m789p234s222z55p"}}], "discarder": "Ben"}, "either points or a hand"),
         ({"type": "cut", "payer": "Amy", "payee": "Ben"}, "拉 chains"),
         ({"type": "tea"}, "needs a type"),
     ],

@@ -126,7 +126,8 @@ def session(*hands, **table):
         ({"hands": [{**WIN, "discarer": "Amy"}]}, r"hand 1: discarer: unknown key \(known: discarder, paid, type, winners\)"),
         ({"hand": [WIN]}, r"^hand: unknown key \(known: first_dealer, hands,"),
         ({"hands": [{"type": "draw", "winners": WIN["winners"]}]}, r"hand 1: winners: unknown key \(known: paid, type\)"),
-        ({"hands": [{**WIN, "winners": [{"player": "Ben", "pts": 3}]}]}, "hand 1: winner 1: give either points or a hand"),
+        ({"hands": [{**WIN, "winners": [{"player": "Ben"}]}]}, "hand 1: winner 1: give either points or a hand"),
+        ({"hands": [{**WIN, "winners": [{"player": "Ben", "pts": 3}]}]}, r"hand 1: winner 1: pts: unknown key \(known: hand, player, points\)"),
         ({"hands": [{**WIN, "winners": [{"player": "Ben", "points": 3, "pts": 3}]}]}, "hand 1: winner 1: pts: unknown key"),
         (
             {"hands": [{**WIN, "winners": [{"player": "Ben", "hand": {**HAND, "discarer": "W"}}]}]},
