@@ -4,7 +4,11 @@ unseen, for `make eval-generalisation`.
 
 Deterministic: image i of seed s is rendered from seed s * 1_000_003 + i, whatever the
 number of workers; `--scenes` mixes in photos from where a player sits (`views.py`),
-each image's scene drawn from its own seed. Output (never committed): images/, labels/
+each image's scene drawn from its own seed; `--stretch` makes a share of the photos what
+Roboflow's export made of every Hong Kong photo ("Resize to 640x640 (Stretch)", the
+dataset's README.roboflow.txt): a square, and half of those a strip of one row whose
+tiles are 3 to 16 times out of shape (`datasets.real.strip`), which a finder trained on
+true proportions misses. Output (never committed): images/, labels/
 (43 classes), hands/ (the true hand, for the exact-hand rate; {"tiles": [...]} for a
 photo of a few tiles), data.yaml, contact_sheet.png and crops_sheet.png.
 """
@@ -24,7 +28,7 @@ import numpy as np
 
 from vision.classes import CLASSES
 
-from . import views
+from . import real, views
 from .faces import TRAINED, build
 from .scene import Photo, render, render_scene
 
@@ -68,12 +72,37 @@ def image_seed(seed: int, i: int) -> int:
     return seed * 1_000_003 + i
 
 
-def _one(args: tuple[int, int, Path, int, dict[str, float]]) -> int:
-    seed, i, out, max_side, mix = args
+def exported(photo: Photo, rng: random.Random) -> Photo:
+    """The photo stretched to a square of its long side, half the time then made a strip
+    of one row, its boxes with it."""
+    h, w = photo.image.shape[:2]
+    side = max(h, w)
+    image = cv2.resize(photo.image, (side, side), interpolation=cv2.INTER_AREA)
+    lines = box_lines(photo.boxes, w, h)
+    if lines and rng.random() < 0.5:
+        image, lines = real.strip(image, lines, rng)
+    boxes = []
+    for line in lines:
+        c, cx, cy, bw, bh = line.split()
+        x, y, bw, bh = (float(v) * side for v in (cx, cy, bw, bh))
+        boxes.append((int(c), x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2))
+    return Photo(image, boxes, photo.hand)
+
+
+def box_lines(boxes: list[tuple[int, float, float, float, float]], w: int, h: int) -> list[str]:
+    """Pixel boxes as YOLO label lines (class, centre and size as shares of the photo)."""
+    return [f"{c} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}" for c, x1, y1, x2, y2 in boxes]
+
+
+def _one(args: tuple[int, int, Path, int, dict[str, float], float]) -> int:
+    seed, i, out, max_side, mix, stretch = args
     global _FACES
     if _FACES is None:
         _FACES = build(list(TRAINED))
     photo = KINDS[scene_for(mix, seed, i)](_FACES, image_seed(seed, i), max_side)
+    rng = random.Random(f"stretch {image_seed(seed, i)}")
+    if rng.random() < stretch:
+        photo = exported(photo, rng)
     write(photo, out, f"syn_{seed}_{i:06d}", quality=int(np.random.default_rng(image_seed(seed, i)).integers(40, 96)))
     return len(photo.boxes)
 
@@ -82,7 +111,7 @@ def write(photo: Photo, out: Path, name: str, quality: int = 90) -> None:
     h, w = photo.image.shape[:2]
     ok, jpg = cv2.imencode(".jpg", photo.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     (out / "images" / f"{name}.jpg").write_bytes(jpg.tobytes())
-    lines = [f"{c} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}" for c, x1, y1, x2, y2 in photo.boxes]
+    lines = box_lines(photo.boxes, w, h)
     (out / "labels" / f"{name}.txt").write_text("\n".join(lines) + "\n")
     (out / "hands" / f"{name}.json").write_text(json.dumps(photo.hand))
 
@@ -148,12 +177,14 @@ def crops_sheet(out: Path, per_kind: int = 12, cell: int = 64) -> Path:
     return path
 
 
-def generate(n: int, seed: int, out: Path, max_side: int = 1280, workers: int = 2, mix: dict[str, float] | None = None) -> None:
+def generate(
+    n: int, seed: int, out: Path, max_side: int = 1280, workers: int = 2, mix: dict[str, float] | None = None, stretch: float = 0.0
+) -> None:
     for sub in ("images", "labels", "hands"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     build(list(TRAINED))  # render the face cache once, before the workers read it
     start, boxes = time.time(), 0
-    jobs = [(seed, i, out, max_side, mix or {"hand": 1.0}) for i in range(n)]
+    jobs = [(seed, i, out, max_side, mix or {"hand": 1.0}, stretch) for i in range(n)]
     with Pool(workers) as pool:
         for done, count in enumerate(pool.imap(_one, jobs, chunksize=4), start=1):
             boxes += count
@@ -176,8 +207,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--max-side", type=int, default=1280)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--scenes", type=_mix, default="hand", help="kinds and weights: hand (top-down rows), seated (a seated player's view), tiles (a few tiles, close)")
+    p.add_argument("--stretch", type=float, default=0.0, help="share of the photos stretched to a square, as the Hong Kong photos were (0-1)")
     args = p.parse_args(argv)
-    generate(args.n, args.seed, args.out, args.max_side, args.workers, args.scenes)
+    if not 0 <= args.stretch <= 1:
+        p.error(f"--stretch is a share from 0 to 1, not {args.stretch}")
+    generate(args.n, args.seed, args.out, args.max_side, args.workers, args.scenes, args.stretch)
 
 
 def _mix(text: str) -> dict[str, float]:

@@ -279,11 +279,25 @@ def source_of(photo: str) -> str:
     return photo.split(".rf.")[0]
 
 
+def strip(photo: np.ndarray, lines: list[str], rng: random.Random) -> tuple[np.ndarray, list[str]]:
+    """A band just wider than one tile (the smallest, or a random one) stretched to the
+    whole photo and the other axis squeezed until the tiles are 3 to 16 times out of
+    shape, boxes with it: what the export made of photos of one row of tiles."""
+    axis = rng.choice("xy")
+    along = 3 if axis == "x" else 4  # a box's extent along the axis (w or h); its centre is 2 before
+    rows = [[float(v) for v in line.split()] for line in lines]
+    row = min(rows, key=lambda r: r[along]) if rng.random() < 0.5 else rng.choice(rows)  # the smallest stretches most
+    centre, extent = row[along - 2], row[along]
+    pixels = photo.shape[1 if axis == "x" else 0]
+    size = round(min(0.5, extent * rng.uniform(1.02, 1.5)) * pixels) / pixels  # whole pixels, so boxes and band agree
+    lo = round(min(max(centre - size / 2 + rng.uniform(-0.15, 0.15) * size, 0.0), 1.0 - size) * pixels) / pixels
+    squeeze = max(1.0, math.exp(rng.uniform(math.log(3), math.log(16))) * size)  # tiles 3 to 16 times out of shape
+    return stretch(photo, lines, axis, lo, size, squeeze, rng.random())
+
+
 def stretched_copies(out: Path, seed: int = 0) -> Path:
-    """One copy per source photo with a band just wider than one tile (the smallest, or a
-    random one) stretched to the whole photo and the other axis squeezed until the tiles
-    are 3 to 16 times out of shape, boxes with it, in `out/train-stretched`:
-    the export stretched every photo to 640x640, and 34 of the 296 validation photos were
+    """One copy per source photo made a strip (`strip`), in `out/train-stretched`: the
+    export stretched every photo to 640x640, and 34 of the 296 validation photos were
     strips of one row whose tiles came out 7 to 16 times too tall or too wide, which no
     training photo showed (392 of their 395 tiles were missed)."""
     train = out / "train"
@@ -294,18 +308,7 @@ def stretched_copies(out: Path, seed: int = 0) -> Path:
         if not lines or source_of(img.name) in seen:
             continue
         seen.add(source_of(img.name))
-        rng = random.Random(f"{seed}:{img.name}")
-        axis = rng.choice("xy")
-        along = 3 if axis == "x" else 4  # a box's extent along the axis (w or h); its centre is 2 before
-        rows = [[float(v) for v in line.split()] for line in lines]
-        row = min(rows, key=lambda r: r[along]) if rng.random() < 0.5 else rng.choice(rows)  # the smallest stretches most
-        centre, extent = row[along - 2], row[along]
-        photo = cv2.imread(str(img))
-        pixels = photo.shape[1 if axis == "x" else 0]
-        size = round(min(0.5, extent * rng.uniform(1.02, 1.5)) * pixels) / pixels  # whole pixels, so boxes and band agree
-        lo = round(min(max(centre - size / 2 + rng.uniform(-0.15, 0.15) * size, 0.0), 1.0 - size) * pixels) / pixels
-        squeeze = max(1.0, math.exp(rng.uniform(math.log(3), math.log(16))) * size)  # tiles 3 to 16 times out of shape
-        photo, moved = stretch(photo, lines, axis, lo, size, squeeze, rng.random())
+        photo, moved = strip(cv2.imread(str(img)), lines, random.Random(f"{seed}:{img.name}"))
         _write_changed(photo, images / img.name)
         (labels / (img.stem + ".txt")).write_text("".join(m + "\n" for m in moved))
     return images

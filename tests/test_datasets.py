@@ -15,7 +15,7 @@ from synthetic_faces import MARKS, marked_faces
 
 from datasets import mirrored, real, views
 from datasets.faces import DRAWN_FONTS, HELD_OUT, STYLES, TRAINED, build
-from datasets.generate import crops_sheet, generate, parse_mix, scene_for, write
+from datasets.generate import crops_sheet, exported, generate, parse_mix, scene_for, write
 from datasets.scene import SCENES, TABLES, THICK, TILE_W, Photo, layout, render, render_scene, table_top
 from scoring.random_hands import random_hand
 from scoring.tiles import code, parse_flowers, parse_tiles
@@ -70,8 +70,27 @@ def test_the_generator_draws_only_trained_styles(tmp_path, monkeypatch):
     monkeypatch.setattr(gen, "_FACES", None)
     for sub in ("images", "labels", "hands"):
         (tmp_path / sub).mkdir()
-    gen._one((0, 0, tmp_path, 320, {"hand": 1.0}))
+    gen._one((0, 0, tmp_path, 320, {"hand": 1.0}, 0.0))
     assert asked == [list(TRAINED)]
+
+
+def test_an_exported_photo_is_square_and_its_boxes_follow():
+    """As Roboflow exported the Hong Kong photos: a wide row reads as tall, thin tiles."""
+    image = np.zeros((360, 640, 3), np.uint8)
+    image[90:180, 64:128] = 255  # one tile's face
+    photo = Photo(image, [(3, 64.0, 90.0, 128.0, 180.0)], {"tiles": ["4m"]})
+    kinds = set()
+    for seed in range(20):
+        out = exported(photo, random.Random(seed))
+        assert out.image.shape == (640, 640, 3) and out.hand == {"tiles": ["4m"]}
+        (c, x1, y1, x2, y2), = out.boxes
+        ys, xs = np.nonzero(out.image[:, :, 0] > 127)
+        assert c == 3 and (x1, y1, x2, y2) == pytest.approx((xs.min(), ys.min(), xs.max() + 1, ys.max() + 1), abs=2)
+        squared = (x1, y1, x2, y2) == pytest.approx((64, 160, 128, 320), abs=0.01)
+        kinds.add("square" if squared else "strip")
+        if not squared:
+            assert max((x2 - x1) / (y2 - y1), (y2 - y1) / (x2 - x1)) > 2.5  # a strip's tile, far out of shape
+    assert kinds == {"square", "strip"}
 
 
 @pytest.mark.shared("art")
