@@ -167,30 +167,31 @@ def is_complete(c: Counts) -> bool:
 def _suit_waits(g: Counts, base: int, pair: bool) -> tuple[int, ...]:
     """The kinds of one suit that, added to `g`, let it be cut into sets (and a pair
     if `pair`). As in `_suit_ok`, a holding not seen before asks its trimmed counts,
-    with the room the suit leaves on either side (a wait lies at most two kinds out)."""
+    and keeps the waits the suit has room for on either side (a wait lies at most two
+    kinds out): 234m waits on 1m and 5m, 789m on 6m alone."""
     lo, hi = _span(g)
     if lo == hi:
         return ()
-    honours = base == HONOURS
-    reach = 0 if honours else 2
-    return tuple(base + lo + k for k in _core_waits(g[lo:hi], honours, pair, min(lo, reach), min(len(g) - hi, reach)))
+    start = base + lo
+    first, end = base, base + len(g)
+    return tuple(start + k for k in _core_waits(g[lo:hi], base == HONOURS, pair) if first <= start + k < end)
 
 
 @lru_cache(maxsize=SUIT_CACHE)
-def _core_waits(core: Counts, honours: bool, pair: bool, left: int, right: int) -> tuple[int, ...]:
-    """`_suit_waits` of trimmed counts, as offsets from their first kind, with `left` and
-    `right` free kinds beside them. Only a kind next to or one apart from a held one
-    (the same one for honours) can join a set or a pair."""
+def _core_waits(core: Counts, honours: bool, pair: bool) -> tuple[int, ...]:
+    """`_suit_waits` of trimmed counts, as offsets from their first kind, with room on
+    both sides (the caller drops what its suit has no room for). Only a kind next to
+    or one apart from a held one (the same one for honours) can join a set or a pair."""
     reach = 0 if honours else 2
     near = {k + d for k, n in enumerate(core) if n for d in range(-reach, reach + 1)}
     size = len(core)
     out = []
     for k in sorted(near):
         if k < 0:  # one or two kinds before the core: the tile and the gaps up to it lead
-            if -k <= left and _core_ok((1,) + (0,) * (-k - 1) + core, honours, pair):
+            if _core_ok((1,) + (0,) * (-k - 1) + core, honours, pair):
                 out.append(k)
         elif k >= size:  # after it: the core, the gaps, the tile
-            if k - size < right and _core_ok(core + (0,) * (k - size) + (1,), honours, pair):
+            if _core_ok(core + (0,) * (k - size) + (1,), honours, pair):
                 out.append(k)
         elif core[k] < 4 and _core_ok(core[:k] + (core[k] + 1,) + core[k + 1 :], honours, pair):  # inside it: the ends stay held, so the counts stay trimmed
             out.append(k)

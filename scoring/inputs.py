@@ -5,7 +5,9 @@ the limit instead of filling memory; a FIFO is opened without waiting, so one wi
 no writer reads as empty instead of hanging. JSON must be UTF-8, numbers at most 18
 digits (no NaN, no infinity), no key given twice in one object, nesting no deeper than the parser's recursion limit:
 each refused with one line. A batch of hands is parsed one element at a time, so
-only each hand is bounded, not the batch.
+only each hand is bounded, not the batch; a batch file of at most `WHOLE_BYTES` is
+parsed in one call instead (a third of the time), and read again element by element
+only when that call fails, so that the problem is named as the element reader names it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ MAX_DOCUMENT_BYTES = 16 * 2**20  # a session of thousands of hands is a few MB
 MAX_ITEM_BYTES = 2**20  # one hand of a batch: a hand object is a few hundred bytes
 MAX_DIGITS = 18  # every number of the contract fits; a 5000-digit one is refused unread
 CHUNK = 2**16
+WHOLE_BYTES = 8 * 2**20  # a batch file up to this (some 40,000 hands) is parsed in one call: its hands held at once, some 50 MB
 _BLANK = re.compile(r"[ \t\n\r]*")
 
 
@@ -228,7 +231,35 @@ class Batch:
         return f"line {self.lines + newlines + 1} column {self.dropped + pos - start + 1}"
 
 
+class Parsed:
+    """A batch file parsed in one call: `many` and its hands, as `Batch` gives them."""
+
+    def __init__(self, value: Any):
+        self.many = isinstance(value, list)
+        self.hands = value if self.many else [value]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.hands)
+
+
+def _whole(f: BinaryIO) -> Parsed | None:
+    """A regular file of at most `WHOLE_BYTES` parsed in one call; None, the file
+    rewound, for any other input or any problem, which `Batch` then names."""
+    st = os.fstat(f.fileno())
+    if not stat.S_ISREG(st.st_mode) or st.st_size > WHOLE_BYTES:
+        return None
+    data = f.read(WHOLE_BYTES + 1)
+    if len(data) > WHOLE_BYTES:  # grown since
+        f.seek(0)
+        return None
+    try:
+        return Parsed(_DECODER.decode(data.decode("utf-8").removeprefix("\ufeff")))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, _Refused):
+        f.seek(0)
+        return None
+
+
 @contextmanager
-def batch(path: str) -> Iterator[Batch]:
+def batch(path: str) -> Iterator[Batch | Parsed]:
     with opened(path) as f:
-        yield Batch(f, "stdin" if path == "-" else path)
+        yield _whole(f) or Batch(f, "stdin" if path == "-" else path)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .facts import PLANT_SET, SEASON_SET, flower_group, on_event, pung_of, wind_pungs
+from .facts import PLANT_SET, SEASON_SET, flower_group, on_event, on_flowers, on_honour, on_pungs, pung_of, wind_pungs
 from .reading import TWO_SIDED, WAIT_NAMES, Reading
 from .tiles import (
     DRAGONS,
@@ -46,6 +46,7 @@ def dealer_streak(r: Reading) -> Result:
 # Honour pungs.
 
 
+@on_honour
 def dragon_pung(r: Reading) -> Result:
     if r.pung_tiles.isdisjoint(DRAGONS):
         return 0
@@ -53,14 +54,17 @@ def dragon_pung(r: Reading) -> Result:
     return len(found), "".join(found)
 
 
+@on_honour
 def seat_wind(r: Reading) -> Result:
     return (1, WIND_NAMES[r.hand.seat]) if pung_of(r, WIND_TILE[r.hand.seat]) else 0
 
 
+@on_honour
 def round_wind(r: Reading) -> Result:
     return (1, WIND_NAMES[r.hand.round]) if pung_of(r, WIND_TILE[r.hand.round]) else 0
 
 
+@on_honour
 def seat_and_round_wind(r: Reading) -> Result:
     """東風東: the pung is both seat and round wind; some tables pay a third 台 for it."""
     wind = r.hand.seat
@@ -124,18 +128,22 @@ def _seat_flower(r: Reading, group: int) -> Result:
     return (1, flower_name(own)) if own in r.hand.flowers else 0
 
 
+@on_flowers
 def seat_flower_seasons(r: Reading) -> Result:
     return _seat_flower(r, 0)
 
 
+@on_flowers
 def seat_flower_plants(r: Reading) -> Result:
     return _seat_flower(r, 1)
 
 
+@on_flowers
 def flower_kong_seasons(r: Reading) -> Result:
     return int(flower_group(r, SEASON_SET))
 
 
+@on_flowers
 def flower_kong_plants(r: Reading) -> Result:
     return int(flower_group(r, PLANT_SET))
 
@@ -169,14 +177,17 @@ def pinghu(r: Reading) -> Result:
     return int(not r.has_honour and not r.hand.flowers and not r.hand.self_drawn and r.wait == TWO_SIDED and len(r.waits) >= 2)
 
 
+@on_pungs
 def concealed_pungs_3(r: Reading) -> Result:
     return int(r.concealed_pungs >= 3)
 
 
+@on_pungs
 def concealed_pungs_4(r: Reading) -> Result:
     return int(r.concealed_pungs >= 4)
 
 
+@on_pungs
 def concealed_pungs_5(r: Reading) -> Result:
     return int(r.concealed_pungs >= 5)
 
@@ -186,10 +197,12 @@ def four_kongs(r: Reading) -> Result:
     return int(r.hand.kongs >= 4)
 
 
+@on_pungs
 def all_pungs(r: Reading) -> Result:
     return int(len(r.pungs) == 5)
 
 
+@on_honour
 def half_flush(r: Reading) -> Result:
     return int(len(r.suits) == 1 and r.has_honour)
 
@@ -202,18 +215,22 @@ def all_honours(r: Reading) -> Result:
     return int(not r.suits)
 
 
+@on_honour
 def small_dragons(r: Reading) -> Result:
     return int(r.pair in DRAGONS and len(r.pung_tiles.intersection(DRAGONS)) == 2)
 
 
+@on_honour
 def big_dragons(r: Reading) -> Result:
     return int(r.pung_tiles.issuperset(DRAGONS))
 
 
+@on_honour
 def small_winds(r: Reading) -> Result:
     return int(r.pair in WIND_TILES and wind_pungs(r) == 3)
 
 
+@on_honour
 def big_winds(r: Reading) -> Result:
     return int(r.pung_tiles.issuperset(WIND_TILES))
 

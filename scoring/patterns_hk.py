@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .decompose import CHOW
-from .facts import PLANT_SET, SEASON_SET, flower_group, on_event, pung_of, standard, wind_pungs
+from .facts import PLANT_SET, SEASON_SET, flower_group, on_event, on_flowers, on_honour, on_pungs, pung_of, standard, wind_pungs
 from .patterns import Result
 from .reading import CLOSED, EDGE, PAIR_WAIT, SINGLE, Reading
 from .tiles import DRAGONS, SEASONS, SEAT_FLOWERS, WIND_TILE, WIND_TILES, is_honour, is_terminal, name
@@ -87,6 +87,7 @@ def concealed_kong(r: Reading) -> Result:
     return sum(1 for m in r.hand.melds if m.kind == "ankong")
 
 
+@on_flowers
 def flowers(r: Reading) -> Result:
     """花 1 each, and 1 more for the winner's own seat flowers (另計位置)."""
     own = sum(1 for f in r.hand.flowers if f in SEAT_FLOWERS[r.hand.seat])
@@ -97,21 +98,25 @@ def _full_group(r: Reading) -> bool:
     return flower_group(r, SEASON_SET) or flower_group(r, PLANT_SET)
 
 
+@on_flowers
 def flower_grass(r: Reading) -> Result:
     """一台草: flowers numbered 1-4 (either group) not all from one group."""
     have = set(r.hand.flowers)
     return int(all(n in have or n + 4 in have for n in SEASONS) and not _full_group(r))
 
 
+@on_flowers
 def flower_set(r: Reading) -> Result:
     """一台花: all four of one group."""
     return int(_full_group(r))
 
 
+@on_flowers
 def seven_flowers(r: Reading) -> Result:
     return int(len(r.hand.flowers) == 7)
 
 
+@on_honour
 def wind_pung(r: Reading) -> Result:
     """東南西北 1 each, and 1 more for the winner's seat wind (另計位置)."""
     return wind_pungs(r) + int(pung_of(r, WIND_TILE[r.hand.seat]))
@@ -126,10 +131,12 @@ def chicken(r: Reading) -> Result:
     return 1
 
 
+@on_honour
 def small_three_winds(r: Reading) -> Result:
     return int(wind_pungs(r) == 2 and r.pair in WIND_TILES)
 
 
+@on_honour
 def big_three_winds(r: Reading) -> Result:
     return int(wind_pungs(r) >= 3)
 
@@ -138,6 +145,7 @@ def missing_suit(r: Reading) -> Result:
     return int(len(r.suits) == 2 and not r.has_honour)
 
 
+@on_honour
 def five_gates(r: Reading) -> Result:
     return int(len(r.suits) == 3 and not r.kinds.isdisjoint(WIND_TILES) and not r.kinds.isdisjoint(DRAGONS))
 
@@ -147,21 +155,25 @@ def hidden_pungs_2(r: Reading) -> Result:
     return _at_least_hidden(r, 2)
 
 
+@on_pungs
 def hidden_pungs_3(r: Reading) -> Result:
     """三暗刻: three 暗刻; the 16 tiles before a discard win decide (RULINGS 2)."""
     return _at_least_hidden(r, 3)
 
 
+@on_pungs
 def hidden_pungs_4(r: Reading) -> Result:
     """四暗刻: four 暗刻."""
     return _at_least_hidden(r, 4)
 
 
+@on_pungs
 def hidden_pungs_5(r: Reading) -> Result:
     """五暗刻: five 暗刻; self-drawn it is 間間胡 instead."""
     return _at_least_hidden(r, 5)
 
 
+@on_pungs
 def all_hidden_self_drawn(r: Reading) -> Result:
     """間間胡: five 暗刻 and self-drawn."""
     return int(_hidden_pungs(r) == 5 and r.hand.self_drawn)
@@ -175,6 +187,7 @@ def all_simples(r: Reading) -> Result:
     return int(not any(is_honour(t) or is_terminal(t) for t in r.kinds))
 
 
+@on_honour
 def half_outside(r: Reading) -> Result:
     """半帶么: every set and the pair hold an honour or a terminal, with some honour."""
     return int(standard(r) and r.has_honour and all(_outside(s.tiles) for s in r.sets) and _outside((r.pair,)))
@@ -186,11 +199,13 @@ def full_outside(r: Reading) -> Result:
     return int(ok and all(any(is_terminal(t) for t in s.tiles) for s in r.sets) and is_terminal(r.pair))
 
 
+@on_honour
 def honours_and_terminals(r: Reading) -> Result:
     """混么: pungs and a pair of honours and terminals only, honours included."""
     return int(len(r.pungs) == 5 and r.has_honour and all(is_honour(t) or is_terminal(t) for t in r.kinds))
 
 
+@on_pungs
 def terminal_pungs_only(r: Reading) -> Result:
     """青么: pungs and a pair of terminals only."""
     return int(len(r.pungs) == 5 and all(is_terminal(t) for t in r.kinds))
@@ -289,10 +304,12 @@ def brothers_2(r: Reading) -> Result:
     return int(any(n >= 2 for n in _number_suits(r, True).values()))
 
 
+@on_pungs
 def brothers_3(r: Reading) -> Result:
     return int(any(n >= 3 for n in _number_suits(r, True).values()))
 
 
+@on_pungs
 def consecutive_pungs(r: Reading) -> Result:
     """太般碰: three pungs in a row of one suit."""
     p = r.pung_tiles

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from .facts import NEEDS
 from .hand import HandError, Stakes
 from .patterns import Pattern
 from .registry import PATTERNS
@@ -183,22 +184,24 @@ class Ruleset:
         return MappingProxyType({k: tuple(v) for k, v in out.items()})
 
     @cached_property
-    def _plans(self) -> dict[tuple[bool, str | None, bool, bool], Plan]:
+    def _plans(self) -> dict[tuple[bool, str | None, bool, tuple[bool, ...]], Plan]:
         return {}
 
-    def plan(self, group: tuple[bool, str | None], whole: bool, events: bool, options: Mapping[str, Any]) -> Plan:
+    def plan(self, group: tuple[bool, str | None], whole: bool, present: tuple[bool, ...], options: Mapping[str, Any]) -> Plan:
         """The rows of a payment group worth calling a pattern for: switched on by the
-        options, needing five sets and a pair only for a `whole` reading, and an event
-        pattern only for a hand with `events`. Kept for the usual options: each reading asks."""
-        key = (*group, whole, events)
+        options, needing five sets and a pair only for a `whole` reading, and a pattern
+        marked as needing events, an honour, a flower or three pungs (`facts.NEEDS`) only where
+        `present` says the hand has it. Kept for the usual options: each reading asks."""
+        key = (*group, whole, present)
         if options is self.defaults and key in self._plans:
             return self._plans[key]
+        absent = {fact for fact, there in zip(NEEDS, present, strict=True) if not there}
         rows = tuple(
             rule
             for rule in self.groups.get(group, ())
             if (whole or not rule.needs_hand)
             and (not rule.option or options[rule.option])
-            and (events or not hasattr(rule.pattern, "on_event"))
+            and getattr(rule.pattern, "needs", None) not in absent
         )
         plan = Plan(rows, tuple(rule.pattern for rule in rows))
         if options is self.defaults:

@@ -105,14 +105,16 @@ class Score:
         the whole dict each hand was a third of a batch's time, and those parts recur."""
         r = self.reading
         payer = b'"payer_items": [%s], ' % b", ".join(map(JSON, self.payer_items)) if self.payer_items else b""
-        return b'{%s, "total": %d, "items": [%s], "dealer_items": [%s], %s"sets": [%s], %s, "payments": [%s]}' % (
+        return b'{%s, "total": %d, "items": [%s], "dealer_items": [%s], %s"sets": [%s], "pair": %s, "wait": %s, "waits": %s, "payments": [%s]}' % (
             _head(self.ruleset.id, self.ruleset.unit),
             self.total,
             b", ".join(map(JSON, self.items)),
             b", ".join(map(JSON, self.dealer_items)),
             payer,
             b", ".join(map(JSON, r.sets)),
-            _win_shape(r.pair, r.wait, r.waits),
+            _pair_json(r.pair),
+            _wait_json(r.wait),
+            _waits_json(r.waits),
             b", ".join(map(JSON, self.payments)),
         )
 
@@ -127,11 +129,21 @@ def points(items: Iterable[Item]) -> int:
     return sum(map(VALUE, items))
 
 
+@lru_cache(maxsize=64)
+def _pair_json(pair: int | None) -> bytes:
+    """A reading's pair as JSON ("55z"); the pair, the wait and the waits are each kept
+    apart: together they make thousands of combinations a batch, apart a few hundred."""
+    return _encoded(None if pair is None else format_tiles([pair, pair])).encode()
+
+
+@lru_cache(maxsize=16)
+def _wait_json(wait: str | None) -> bytes:
+    return _encoded(wait).encode()
+
+
 @lru_cache(maxsize=ITEM_CACHE)
-def _win_shape(pair: int | None, wait: str | None, waits: tuple[int, ...]) -> bytes:
-    """A reading's pair, wait and waits as JSON: a few thousand recur across hands."""
-    shown = None if pair is None else format_tiles([pair, pair])
-    return b'"pair": %s, "wait": %s, "waits": %s' % (_encoded(shown).encode(), _encoded(wait).encode(), _encoded([code(k) for k in waits]).encode())
+def _waits_json(waits: tuple[int, ...]) -> bytes:
+    return _encoded([code(k) for k in waits]).encode()
 
 
 @lru_cache(maxsize=8)
@@ -170,7 +182,8 @@ def _items(rs: Ruleset, r: Reading, dealer: bool = False, paid_by: str | None = 
     (`Ruleset.plan`) is called in one `map`; most return 0, so only the few true ones
     are looked at in Python."""
     options = r.options
-    plan = rs.plan((dealer, paid_by), dealer or r.complete, bool(r.hand.events), options)
+    hand = r.hand
+    plan = rs.plan((dealer, paid_by), dealer or r.complete, (bool(hand.events), r.has_honour, bool(hand.flowers), len(r.pungs) >= 3), options)
     results = list(map(call, plan.patterns, repeat(r)))
     found: dict[str, Item] = {}
     for rule, result in compress(zip(plan.rules, results), results):

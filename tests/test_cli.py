@@ -95,6 +95,30 @@ def test_a_typo_in_a_batch_names_the_hand_and_the_key():
 
 
 @pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (json.dumps([BASE, {**BASE, "seat": "N"}]), None),
+        (json.dumps([BASE] * 3)[:-1] + ', {"seat": }]', "not JSON: Expecting value in hand 4 at line 1"),
+        ("[" + json.dumps(BASE) + ', {"seat": "N", "seat": "S"}]', "hand 2: the key 'seat' is given twice"),
+        (json.dumps([{**BASE, "discarder": ""}]) + " and more", 'hand 1: discarder: must be one of E S W N, not ""'),
+        ("\ufeff" + json.dumps(BASE), None),
+    ],
+)
+def test_a_batch_file_reads_as_the_same_batch_on_stdin(tmp_path, text, message):
+    """A batch file is parsed in one call, stdin hand by hand: the same output, and the
+    same refusal (the hand it names first, its words), the file read again to name it."""
+    f = tmp_path / "hands.json"
+    f.write_text(text, encoding="utf-8")
+    from_file, from_stdin = taiscore("score", str(f)), taiscore("score", "-", stdin=text)
+    assert (from_file.returncode, from_file.stdout) == (from_stdin.returncode, from_stdin.stdout)
+    assert from_file.stderr == from_stdin.stderr.replace("stdin", str(f))
+    if message:
+        refused(from_file, message)
+    else:
+        assert from_file.returncode == 0 and json.loads(from_file.stdout)
+
+
+@pytest.mark.parametrize(
     ("data", "message"),
     [
         (b"[" * 1000 + b"]" * 1000, "hand 1 is nested too deeply"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import random
 import re
 import shutil
 from pathlib import Path
@@ -13,6 +14,9 @@ from pathlib import Path
 import pytest
 
 from scoring import ruleset as rulesets
+from scoring.hand import hand_from_json
+from scoring.random_hands import random_hand
+from scoring.reading import readings
 from scoring.registry import PATTERN_MODULES, PATTERNS
 from scoring.ruleset import RulesetError, load, names
 
@@ -62,7 +66,7 @@ def test_a_pattern_reads_the_events_exactly_when_it_is_marked_on_event():
     """The scorer leaves out patterns marked on_event for a hand without events: a
     pattern that reads them unmarked would still be called, a marked one that reads
     anything else would be skipped wrongly."""
-    marked = {n for n, fn in PATTERNS.items() if getattr(fn, "on_event", False)}
+    marked = {n for n, fn in PATTERNS.items() if getattr(fn, "needs", None) == "events"}
     reads = {n for n, fn in PATTERNS.items() if ".events" in inspect.getsource(fn)}
     assert marked == reads
     assert {"heavenly", "robbing_kong", "last_tile", "kong_bloom", "migi", "double_win"} <= marked
@@ -70,11 +74,45 @@ def test_a_pattern_reads_the_events_exactly_when_it_is_marked_on_event():
 
 def test_a_hand_without_events_is_not_asked_the_event_patterns():
     rs = load("taiwan")
-    without = {r.id for r in rs.plan((False, None), True, False, rs.defaults).rules}
-    with_events = {r.id for r in rs.plan((False, None), True, True, rs.defaults).rules}
+    without = {r.id for r in rs.plan((False, None), True, (False, True, True, True), rs.defaults).rules}
+    with_events = {r.id for r in rs.plan((False, None), True, (True, True, True, True), rs.defaults).rules}
     events = {"heavenly", "earthly", "ready_dealt", "ready_first_discard", "robbing_kong", "last_tile", "kong_bloom", "eight_flowers"}
     assert with_events - without == events | {"seven_rob_one"}  # 七搶一: its house option is on in taiwan
     assert "self_drawn" in without and "migi" not in with_events  # MIGI needs its house option, off by default
+
+
+@pytest.mark.parametrize("ruleset", names())
+def test_a_pattern_marked_as_needing_honours_flowers_or_pungs_is_0_without_them(ruleset):
+    """The scorer leaves such a pattern out for a reading without an honour or three
+    pungs, or a hand without a flower (`facts.on_honour`, `on_pungs`, `on_flowers`);
+    that is only right if it would have said 0. Every reading of 200 real hands, with their flowers and without."""
+    rs = load(ruleset)
+    marked = {n: fn.needs for n, fn in PATTERNS.items() if n in rs.by_id and getattr(fn, "needs", None) in ("honour", "flowers", "pungs")}
+    asked = {"honour": 0, "flowers": 0, "pungs": 0}
+    for seed in range(200):
+        rng = random.Random(seed)
+        obj = random_hand(rng, ruleset)
+        obj["flowers"] = "".join(f"{n}f" for n in sorted(rng.sample(range(1, 9), rng.randint(0, 3))))
+        for flowers in (obj["flowers"], ""):
+            hand = hand_from_json(obj | {"flowers": flowers})
+            for r in readings(hand, rs.resolve_options(hand.options), rs.shapes):
+                for pattern_id, needs in marked.items():
+                    lacking = {"honour": not r.has_honour, "flowers": not hand.flowers, "pungs": len(r.pungs) < 3}
+                    if lacking[needs]:
+                        assert PATTERNS[pattern_id](r) == 0, (pattern_id, obj | {"flowers": flowers})
+                        asked[needs] += 1
+    assert min(asked.values()) > 100, asked
+
+
+def test_the_marks_leave_out_what_most_hands_lack():
+    rs = load("taiwan")
+    everything = {r.id for r in rs.plan((False, None), True, (False, True, True, True), rs.defaults).rules}
+    plain = {r.id for r in rs.plan((False, None), True, (False, False, False, False), rs.defaults).rules}
+    assert everything - plain == {
+        "dragon_pung", "seat_wind", "round_wind", "small_dragons", "big_dragons", "small_winds", "big_winds", "half_flush",
+        "seat_flower_seasons", "seat_flower_plants", "flower_kong_seasons", "flower_kong_plants",
+        "concealed_pungs_3", "concealed_pungs_4", "concealed_pungs_5", "all_pungs",
+    }  # fmt: skip
 
 
 # Options: typed, ranged, checked by name.

@@ -15,8 +15,9 @@ import pytest
 from conftest import play
 
 from ledger.session import SessionError, hand_from_record, session_from_json, table_from_json
+from scoring import inputs
 from scoring.hand import HandError, hand_from_json
-from scoring.inputs import MAX_ITEM_BYTES, Batch, InputError, read_json
+from scoring.inputs import MAX_ITEM_BYTES, Batch, InputError, Parsed, batch, read_json
 from scoring.ruleset import RulesetError, load
 from scoring.scorer import score
 
@@ -234,6 +235,21 @@ def test_a_folder_is_refused(tmp_path):
 def hands_of(data: bytes) -> list:
     b = Batch(io.BytesIO(data), "in.json")
     return [b.many, *b]
+
+
+def test_a_small_batch_file_is_parsed_in_one_call_and_a_bad_one_read_again(tmp_path, monkeypatch):
+    f = tmp_path / "hands.json"
+    f.write_bytes(b' [ {"a": 1} ,\n {"b": [2]} ] \n')
+    with batch(str(f)) as hands:
+        assert isinstance(hands, Parsed) and [hands.many, *hands] == [True, {"a": 1}, {"b": [2]}]
+    f.write_bytes(b'[{"a": 1}, {"b": [2]]')
+    with batch(str(f)) as hands, pytest.raises(InputError, match="delimiter in hand 2 at line 1 column 21"):
+        assert isinstance(hands, Batch)
+        list(hands)
+    monkeypatch.setattr(inputs, "WHOLE_BYTES", 10)
+    f.write_bytes(b'[{"a": 1}, {"b": 2}]')
+    with batch(str(f)) as hands:
+        assert isinstance(hands, Batch) and list(hands) == [{"a": 1}, {"b": 2}]
 
 
 def test_a_batch_gives_its_hands_one_at_a_time():
