@@ -137,23 +137,25 @@ def _core_ok(core: Counts, honours: bool, pair: bool) -> bool:
     at the first cut. A chow needs the two kinds after it inside the core."""
     if not core:
         return not pair
-    rest = list(core)
-    if pair and core[0] >= 2:
-        rest[0] -= 2
-        if _core_ok(_trim(rest), honours, False):
-            return True
-        rest[0] += 2
-    if core[0] >= 3:
-        rest[0] -= 3
-        if _core_ok(_trim(rest), honours, pair):
-            return True
-        rest[0] += 3
+    first = core[0]
+    if pair and first >= 2 and _core_ok(_less(core, first - 2), honours, False):
+        return True
+    if first >= 3 and _core_ok(_less(core, first - 3), honours, pair):
+        return True
     if not honours and len(core) >= 3 and core[1] and core[2]:
-        rest[0] -= 1
-        rest[1] -= 1
-        rest[2] -= 1
-        return _core_ok(_trim(rest), honours, pair)
+        return _core_ok(_trim((first - 1, core[1] - 1, core[2] - 1) + core[3:]), honours, pair)
     return False
+
+
+def _less(core: Counts, first: int) -> Counts:
+    """Trimmed counts with the first kind's count lowered to `first`: the rest stays
+    trimmed at its end, so only the front can be empty."""
+    if first:
+        return (first,) + core[1:]
+    lo = 1
+    while lo < len(core) and not core[lo]:
+        lo += 1
+    return core[lo:]
 
 
 def is_complete(c: Counts) -> bool:
