@@ -33,7 +33,7 @@ CODES = tuple(f"{n + 1}{suit}" for suit in "mpsz" for n in range(9))[:KINDS]  # 
 
 _GROUP = re.compile(r"(\d+)([mpszf])")
 _WELL_FORMED = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")  # tiles only, every one a real tile
-_KIND = {suit: {c[0]: k for k, c in enumerate(CODES) if c[1] == suit} for suit in "mpsz"}  # suit -> digit -> kind
+_KINDS_OF = {suit: bytes.maketrans(b"123456789", bytes(range(base, base + 9))) for suit, base in zip("mpsz", (0, 9, 18, 27))}  # a group's digits -> its kinds, by bytes.translate
 
 
 class TileError(ValueError):
@@ -93,10 +93,7 @@ def parse_tiles(text: str | list[str]) -> tuple[int, ...]:
         text = "".join(text)
     compact = "".join(text.split())
     if _WELL_FORMED.fullmatch(compact):
-        kinds: list[int] = []
-        for digits, suit in _GROUP.findall(compact):
-            kinds += map(_KIND[suit].__getitem__, digits)
-        return tuple(kinds)
+        return tuple(b"".join([digits.encode().translate(_KINDS_OF[suit]) for digits, suit in _GROUP.findall(compact)]))
     kinds: list[int] = []
     for digits, suit in _groups(text):
         if suit == "f":
