@@ -6,8 +6,10 @@ no writer reads as empty instead of hanging. JSON must be UTF-8, numbers at most
 digits (no NaN, no infinity), no key given twice in one object, nesting no deeper than the parser's recursion limit:
 each refused with one line. A batch of hands is parsed one element at a time, so
 only each hand is bounded, not the batch; a batch file of at most `WHOLE_BYTES` is
-parsed in one call instead (a third of the time), and read again element by element
-only when that call fails, so that the problem is named as the element reader names it.
+parsed in one call instead (a third of the time; its memory is bounded by the file's
+size, so its hands are not held to `MAX_ITEM_BYTES` each), and read again element by
+element only when that call fails, so that the problem is named as the element reader
+names it.
 """
 
 from __future__ import annotations
