@@ -251,14 +251,13 @@ def _whole(f: BinaryIO) -> Parsed | None:
     if not stat.S_ISREG(st.st_mode) or st.st_size > WHOLE_BYTES:
         return None
     data = f.read(WHOLE_BYTES + 1)
-    if len(data) > WHOLE_BYTES:  # grown since
-        f.seek(0)
-        return None
-    try:
-        return Parsed(_DECODER.decode(data.decode("utf-8").removeprefix("\ufeff")))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, _Refused):
-        f.seek(0)
-        return None
+    if len(data) <= WHOLE_BYTES:  # else it grew since
+        try:
+            return Parsed(_DECODER.decode(data.decode("utf-8").removeprefix("\ufeff")))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, _Refused):
+            pass
+    f.seek(0)
+    return None
 
 
 @contextmanager

@@ -23,7 +23,6 @@ Amount = Annotated[int, Meta(ge=0, le=MAX_AMOUNT)]
 Wind = Literal["E", "S", "W", "N"]
 
 S = TypeVar("S", bound=Struct)
-_CONVERT = msgspec.convert
 _AT = re.compile(r"^(?P<text>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 _FOUND = re.compile(r"Object (missing required|contains unknown) field `(.+)`")
@@ -51,7 +50,7 @@ def check(model: type[S] | Any, obj: Any, error: type[Exception], what: str) -> 
 
     `what` names the whole input ("a hand") when the problem is the input itself."""
     try:
-        return _CONVERT(obj, model, strict=True)
+        return msgspec.convert(obj, model, strict=True)
     except msgspec.ValidationError as e:
         raise error(problem(str(e), model, obj, what)) from None
 

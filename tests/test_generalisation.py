@@ -85,18 +85,3 @@ def test_the_cut_undoes_the_median_size_and_place_of_the_rendered_boxes():
     r = np.array([[0.8, 0.6, 0.0, 0.2], [0.75, 0.75, 0.02, 0.15], [0.9, 0.7, -0.02, 0.1]])
     assert cut_from(r) == Cut(round(MARGIN / 0.8, 2), round(MARGIN / 0.7, 2), 0.0, 0.15)
 
-
-def test_the_finder_counts_the_stretched_strips_apart_from_the_natural_photos(tmp_path):
-    import cv2
-
-    from vision.training.finder import _shaped
-
-    for sub in ("images", "labels"):
-        (tmp_path / sub).mkdir()
-    shapes = {"natural": "0 0.5 0.5 0.10 0.14", "strip": "0 0.5 0.5 0.05 0.70"}  # a tile 1.4 / 14 times as tall as wide
-    for name, line in shapes.items():
-        cv2.imwrite(str(tmp_path / "images" / f"{name}.jpg"), np.zeros((100, 100, 3), np.uint8))
-        (tmp_path / "labels" / f"{name}.txt").write_text(f"{line}\n")
-    natural, strips = list(_shaped(tmp_path, False)()), list(_shaped(tmp_path, True)())
-    assert len(natural) == len(strips) == 1
-    assert natural[0][1][0, 4] - natural[0][1][0, 2] == pytest.approx(14) and strips[0][1][0, 4] - strips[0][1][0, 2] == pytest.approx(70)

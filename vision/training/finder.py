@@ -7,8 +7,8 @@ them says nothing of a new set. A finder trained with `make train ARGS="--no-rea
 --single-class --synthetic DIR"` never did: its found share on the Hong Kong validation
 photos is the unseen-real-set number, and on the rendered rows (held-out art, unseen
 scenes) the unseen-art one. The Hong Kong photos are also counted apart: the 34 strips
-Roboflow's export stretched out of shape (`datasets.real.out_of_shape`) and the photos
-with natural proportions. Found: a true box claimed at IoU 0.5 by a box at the working
+Roboflow's export stretched out of shape and the photos with natural proportions, as
+`datasets.real.by_shape` links them for `taiscore eval`. Found: a true box claimed at IoU 0.5 by a box at the working
 confidence (`vision.config.DEFAULT.conf`), class-agnostic; stray: a box claiming none.
 """
 
@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 
 from vision.config import DEFAULT
-from vision.evaluate import beside, claimed, image_files, labels_for
-from vision.generalisation import HONG_KONG, Truth, hong_kong, rendered_rows
-from vision.image import load
+from vision.evaluate import claimed, image_files
+from vision.generalisation import HONG_KONG, hong_kong, rendered_rows
 
 from .env import TRAIN_IMGSZ, offline
 
@@ -43,9 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     offline()
     from ultralytics import YOLO
 
+    from datasets.real import by_shape
+
     model = YOLO(str(args.weights))
     rows = {f"unseen real set: the Hong Kong validation photos ({len(image_files(args.real))})": hong_kong(args.real)}
-    rows |= {f"  of them, {name}": _shaped(args.real, stretched) for name, stretched in (("natural proportions", False), ("strips the export stretched", True))}
+    shapes = by_shape(args.real)
+    rows |= {f"  of them, {name}": hong_kong(shapes[kind]) for kind, name in (("natural", "natural proportions"), ("stretched", "strips the export stretched"))}
     rows |= rendered_rows(args.n, args.max_side)
     print("| row | photos | tiles | tiles found (IoU 0.5) | stray boxes a photo |\n| --- | --- | --- | --- | --- |")
     for name, read in rows.items():
@@ -57,19 +58,6 @@ def main(argv: list[str] | None = None) -> int:
             photos, tiles, found, stray = photos + 1, tiles + len(gt), found + int(hit.sum()), stray + max(0, len(boxes) - int(hit.sum()))
         print(f"| {name} | {photos} | {tiles} | {100 * found / max(tiles, 1):.1f} % | {stray / max(photos, 1):.1f} |", flush=True)
     return 0
-
-
-def _shaped(folder: Path, stretched: bool) -> Callable[[], Iterator[Truth]]:
-    """The Hong Kong photos the export stretched out of shape, or the others."""
-    from datasets.real import out_of_shape
-
-    def read() -> Iterator[Truth]:
-        for f in image_files(folder):
-            if out_of_shape(beside(f, "labels", ".txt").read_text().splitlines()) == stretched:
-                img = load(f)
-                yield img, labels_for(f, img.shape[1], img.shape[0])
-
-    return read
 
 
 if __name__ == "__main__":
