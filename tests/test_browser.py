@@ -225,6 +225,8 @@ def test_a_player_corrects_the_photo_in_two_taps_each(browser, server, tmp_path,
 
 
 def test_the_ledger_page_stays_put_through_win_draw_and_undo(browser, server):
+    from playwright.sync_api import expect
+
     page = _open(browser, server, "phone")
     page.get_by_text("Type the hand instead").first.wait_for()
     page.get_by_label("Concealed tiles, winning tile included").fill("123m456m789p234s678s55p")
@@ -247,7 +249,7 @@ def test_the_ledger_page_stays_put_through_win_draw_and_undo(browser, server):
         _settle(page)
         assert page.get_by_role("radio", name="Ledger 帳本").is_checked()
         rows = page.locator('[data-testid="stTable"]').first.locator("tbody tr")
-        assert rows.count() == hands
+        expect(rows).to_have_count(hands)  # waits: on a loaded host the rerun may start after _settle's pause
         text = _main_text(page)
         assert text.startswith("taiscore 台灣麻將算台")  # nothing printed above the title
         assert page.evaluate(STRAY) == []  # no event id printed anywhere
