@@ -8,7 +8,9 @@ each image's scene drawn from its own seed; `--stretch` makes a share of the pho
 Roboflow's export made of every Hong Kong photo ("Resize to 640x640 (Stretch)", the
 dataset's README.roboflow.txt): a square, and half of those a strip of one row whose
 tiles are 3 to 16 times out of shape (`datasets.real.strip`), which a finder trained on
-true proportions misses. Output (never committed): images/, labels/
+true proportions misses; `--across` lays a share of the top-down hands across the photo
+at any angle, half of them close, as the Hong Kong photos' diagonal rows lie (a finder
+trained without them missed whole rows). Output (never committed): images/, labels/
 (43 classes), hands/ (the true hand, for the exact-hand rate; {"tiles": [...]} for a
 photo of a few tiles), data.yaml, contact_sheet.png and crops_sheet.png.
 """
@@ -94,12 +96,28 @@ def box_lines(boxes: list[tuple[int, float, float, float, float]], w: int, h: in
     return [f"{c} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}" for c, x1, y1, x2, y2 in boxes]
 
 
-def _one(args: tuple[int, int, Path, int, dict[str, float], float]) -> int:
-    seed, i, out, max_side, mix, stretch = args
+def across_for(share: float, seed: int, i: int) -> tuple[float, float]:
+    """Image i's turn in degrees and zoom: with chance `share` its rows lie at any angle
+    up to 90 degrees, as the Hong Kong photos' diagonal rows do, half of those seen 1 to
+    2.5 times closer, running off the photo's edges as in its photos of 10 to 20 tiles;
+    else (0, 1). Its own draw, so a share of 0 renders every photo as before."""
+    rng = random.Random(f"across {image_seed(seed, i)}")
+    if rng.random() >= share:
+        return 0.0, 1.0
+    return rng.uniform(-90, 90), rng.uniform(1.0, 2.5) if rng.random() < 0.5 else 1.0
+
+
+def _one(args: tuple[int, int, Path, int, dict[str, float], float, float]) -> int:
+    seed, i, out, max_side, mix, stretch, across = args
     global _FACES
     if _FACES is None:
         _FACES = build(list(TRAINED))
-    photo = KINDS[scene_for(mix, seed, i)](_FACES, image_seed(seed, i), max_side)
+    kind = scene_for(mix, seed, i)
+    turn, zoom = across_for(across, seed, i) if kind == "hand" else (0.0, 1.0)
+    if turn:
+        photo = render(_FACES, image_seed(seed, i), max_side, turn=turn, zoom=zoom)
+    else:
+        photo = KINDS[kind](_FACES, image_seed(seed, i), max_side)
     rng = random.Random(f"stretch {image_seed(seed, i)}")
     if rng.random() < stretch:
         photo = exported(photo, rng)
@@ -178,13 +196,14 @@ def crops_sheet(out: Path, per_kind: int = 12, cell: int = 64) -> Path:
 
 
 def generate(
-    n: int, seed: int, out: Path, max_side: int = 1280, workers: int = 2, mix: dict[str, float] | None = None, stretch: float = 0.0
+    n: int, seed: int, out: Path, max_side: int = 1280, workers: int = 2, mix: dict[str, float] | None = None, stretch: float = 0.0,
+    across: float = 0.0,
 ) -> None:
     for sub in ("images", "labels", "hands"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     build(list(TRAINED))  # render the face cache once, before the workers read it
     start, boxes = time.time(), 0
-    jobs = [(seed, i, out, max_side, mix or {"hand": 1.0}, stretch) for i in range(n)]
+    jobs = [(seed, i, out, max_side, mix or {"hand": 1.0}, stretch, across) for i in range(n)]
     with Pool(workers) as pool:
         for done, count in enumerate(pool.imap(_one, jobs, chunksize=4), start=1):
             boxes += count
@@ -208,10 +227,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--scenes", type=_mix, default="hand", help="kinds and weights: hand (top-down rows), seated (a seated player's view), tiles (a few tiles, close)")
     p.add_argument("--stretch", type=float, default=0.0, help="share of the photos stretched to a square, as the Hong Kong photos were (0-1)")
+    p.add_argument("--across", type=float, default=0.0, help="share of the top-down hands whose rows lie across the photo, turned up to 90 degrees, half of them close (0-1)")
     args = p.parse_args(argv)
-    if not 0 <= args.stretch <= 1:
-        p.error(f"--stretch is a share from 0 to 1, not {args.stretch}")
-    generate(args.n, args.seed, args.out, args.max_side, args.workers, args.scenes, args.stretch)
+    for name in ("stretch", "across"):
+        if not 0 <= getattr(args, name) <= 1:
+            p.error(f"--{name} is a share from 0 to 1, not {getattr(args, name)}")
+    generate(args.n, args.seed, args.out, args.max_side, args.workers, args.scenes, args.stretch, args.across)
 
 
 def _mix(text: str) -> dict[str, float]:

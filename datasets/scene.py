@@ -191,12 +191,19 @@ def tile_picture(
     return img, alpha, face_rows
 
 
+def _turn(degrees: float) -> np.ndarray:
+    a = np.radians(degrees)
+    return np.float64([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
+
+
 def _camera(
-    centre: tuple[float, float], px: float, unit: float, out_w: int, out_h: int, rng: np.random.Generator, flat: bool, side: bool = False
+    centre: tuple[float, float], px: float, unit: float, out_w: int, out_h: int, rng: np.random.Generator, flat: bool, side: bool = False,
+    turn: float = 0.0,
 ) -> np.ndarray:
     """Plane -> photo: tilt up to about 45 degrees (the far side shrinks), turn, shift;
     the hand's centre lands near the photo's centre. From the `side`: the plane (standing
-    tiles' faces) turned 20 to 55 degrees away about its upright axis."""
+    tiles' faces) turned 20 to 55 degrees away about its upright axis. `turn`: degrees
+    more in the photo's plane, the rows lying across it as a player's phone sees them."""
     cx, cy = centre
     to_origin = np.float64([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]])
     scale = unit / px
@@ -205,15 +212,13 @@ def _camera(
         depth = max(out_w, out_h) * rng.uniform(1.0, 2.0) / scale
         view = np.float64([[scale, 0, 0], [0, scale, 0], [0, 0, 1]]) @ np.float64([[np.cos(yaw), 0, 0], [0, 1, 0], [np.sin(yaw) / depth, 0, 1]])
     elif flat:
-        view = np.float64([[scale, 0, 0], [0, scale, 0], [0, 0, 1]])
+        view = np.float64([[scale, 0, 0], [0, scale, 0], [0, 0, 1]]) @ _turn(turn)
     else:
         tilt = np.radians(rng.uniform(0, 45))
         depth = max(out_w, out_h) * rng.uniform(1.0, 2.5) / scale  # camera distance, in plane pixels
         # a pinhole camera looking at the plane tilted by `tilt` about the horizontal axis
         view = np.float64([[1, 0, 0], [0, np.cos(tilt), 0], [0, np.sin(tilt) / depth, 1]])
-        angle = np.radians(rng.uniform(-12, 12))
-        rot = np.float64([[np.cos(angle), -np.sin(angle), 0], [np.sin(angle), np.cos(angle), 0], [0, 0, 1]])
-        view = np.float64([[scale, 0, 0], [0, scale, 0], [0, 0, 1]]) @ rot @ view
+        view = np.float64([[scale, 0, 0], [0, scale, 0], [0, 0, 1]]) @ _turn(rng.uniform(-12, 12) + turn) @ view
     jitter = (rng.uniform(-0.06, 0.06, 2) if not flat else np.zeros(2)) * [out_w, out_h]
     to_photo = np.float64([[1, 0, out_w / 2 + jitter[0]], [0, 1, out_h / 2 + jitter[1]], [0, 0, 1]])
     return to_photo @ view @ to_origin
@@ -279,11 +284,14 @@ def photo_size(rng: np.random.Generator, max_side: int) -> tuple[int, int]:
 
 
 def render(
-    faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side: int = 1280, clean: bool = False, table: str | None = None
+    faces_by_style: dict[str, dict[str, np.ndarray]], seed: int, max_side: int = 1280, clean: bool = False, table: str | None = None,
+    turn: float = 0.0, zoom: float = 1.0,
 ) -> Photo:
     """One photo for `seed`. `clean`: no distractors, lighting or noise (for label tests);
-    `table`: one of `TABLES` (None: felt, cloth or wood). A style without flowers (given
-    alone) shows a hand without them."""
+    `table`: one of `TABLES` (None: felt, cloth or wood); `turn`: degrees the hand lies
+    turned in the photo, fitted to it turned; `zoom`: times closer than a photo that
+    holds the whole hand, so that its rows run off the edges. A style without flowers
+    (given alone) shows a hand without them."""
     rng = np.random.default_rng(seed)
     prng = random.Random(seed)
     hand = random_hand(prng)
@@ -301,13 +309,19 @@ def render(
         placed += distractors(prng, (min(xs), min(ys), max(xs), max(ys)))
         xs, ys = _extent(placed)
     out_w, out_h = photo_size(rng, max_side)
-    span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
-    fill = rng.uniform(0.55, 0.95) if not clean else 0.9
+    span_x, span_y = _turned_span(max(xs) - min(xs), max(ys) - min(ys), turn)
+    fill = rng.uniform(0.55, 0.95) * zoom if not clean else 0.9
     unit = min(fill * out_w / span_x, fill * out_h / span_y)  # output pixels per tile width
     front = FRONT_COLOURS[prng.randrange(len(FRONT_COLOURS))]
     back = BACK_COLOURS[prng.randrange(len(BACK_COLOURS))]
-    photo, boxes, masks = _shoot(placed, faces, unit, (out_w, out_h), (front, back), rng, clean, table)
+    photo, boxes, masks = _shoot(placed, faces, unit, (out_w, out_h), (front, back), rng, clean, table, turn=turn)
     return Photo(photo, boxes, hand, masks if clean else None)
+
+
+def _turned_span(span_x: float, span_y: float, turn: float) -> tuple[float, float]:
+    """The width and height a span_x x span_y rectangle covers turned by `turn` degrees."""
+    c, s = abs(np.cos(np.radians(turn))), abs(np.sin(np.radians(turn)))
+    return c * span_x + s * span_y, s * span_x + c * span_y
 
 
 SCENES = ("lone", "close-up", "standing")
@@ -366,12 +380,14 @@ def _shoot(
     clean: bool,
     table: str | None = None,
     standing: bool = False,
+    turn: float = 0.0,
 ) -> tuple[np.ndarray, list[tuple[int, float, float, float, float]], np.ndarray]:
     """The tiles `placed` drawn on their plane at `unit` photo pixels per tile width, seen
     by the camera on a table in a photo of `size` (w, h), its boxes and its instance mask
     of faces. A box is a tile's face (or back, face down) as the camera sees it, as the
     real photos are labelled; the thickness hides what lies under it but is no part of it.
-    `clean`: flat, grey, unlit; `standing`: the tiles' faces upright, seen from the side."""
+    `clean`: flat, grey, unlit; `standing`: the tiles' faces upright, seen from the side;
+    `turn`: degrees the camera turns the plane in the photo."""
     out_w, out_h = size
     front, back = colours
     xs, ys = _extent(placed)
@@ -395,7 +411,7 @@ def _shoot(
         marks = np.where(face_rows[: len(sel), None], n + 1, 0)  # the face is tile n + 1; its thickness hides what is under it
         ids[y : y + th, x : x + tw][sel] = np.broadcast_to(marks, sel.shape)[sel]
     centre = ((min(xs) + max(xs)) / 2 * px + ox, (min(ys) + max(ys)) / 2 * px + oy)
-    cam = _camera(centre, px, unit, out_w, out_h, rng, clean, side=standing)
+    cam = _camera(centre, px, unit, out_w, out_h, rng, clean, side=standing, turn=turn)
     photo = np.full((out_h, out_w, 3), 128, np.uint8) if clean else table_top(out_h, out_w, rng, table)
     if not clean:
         _props(photo, rng)  # under the tiles: phones, chips and a hand lie on the table too

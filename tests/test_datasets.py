@@ -15,7 +15,7 @@ from synthetic_faces import MARKS, marked_faces
 
 from datasets import mirrored, real, views
 from datasets.faces import DRAWN_FONTS, HELD_OUT, STYLES, TRAINED, build
-from datasets.generate import crops_sheet, exported, generate, parse_mix, scene_for, write
+from datasets.generate import across_for, crops_sheet, exported, generate, parse_mix, scene_for, write
 from datasets.scene import SCENES, TABLES, THICK, TILE_W, Photo, layout, render, render_scene, table_top
 from scoring.random_hands import random_hand
 from scoring.tiles import code, parse_flowers, parse_tiles
@@ -111,6 +111,42 @@ def test_boxes_are_tight_around_the_rendered_faces(faces, seed):
         if y2 + thickness < grey.shape[0]:  # right below it the tile's thickness, then the table
             assert not grey[y2 + 1, x1:x2].all()
             assert grey[y2 + 1 : y2 + thickness, x1:x2].mean(axis=1).max() > 0.5
+
+
+def _row_angle(boxes) -> float:
+    """The direction, in degrees from across the photo (0-180), the boxes' centres spread along most."""
+    centres = np.array([((x1 + x2) / 2, (y1 + y2) / 2) for _, x1, y1, x2, y2 in boxes])
+    _, _, axes = np.linalg.svd(centres - centres.mean(0))
+    return float(np.degrees(np.arctan2(axes[0][1], axes[0][0])) % 180)
+
+
+@pytest.mark.shared("art")
+@pytest.mark.parametrize("turn", [30, 60, 90])
+def test_a_turned_hand_lies_across_the_photo_whole_with_its_boxes(faces, turn):
+    """As the Hong Kong photos' rows lie: diagonal or along the photo, every tile still in it."""
+    flat, turned = render(faces, 4, max_side=960, clean=True), render(faces, 4, max_side=960, clean=True, turn=turn)
+    assert len(turned.boxes) == len(flat.boxes)
+    assert abs((_row_angle(turned.boxes) - _row_angle(flat.boxes) - turn + 90) % 180 - 90) < 5
+    h, w = turned.image.shape[:2]
+    for _, x1, y1, x2, y2 in turned.boxes:
+        assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+        assert (turned.image[int(y1) : int(y2), int(x1) : int(x2)] != 128).any(axis=2).mean() > 0.4  # a face, not the table
+
+
+@pytest.mark.shared("art")
+def test_a_hand_seen_closer_runs_off_the_photo_in_larger_tiles(faces):
+    whole, close = render(faces, 4, max_side=960, turn=40), render(faces, 4, max_side=960, turn=40, zoom=2.5)
+    assert len(close.boxes) < len(whole.boxes)
+    assert np.median([y2 - y1 for *_, y1, _, y2 in close.boxes]) > 2 * np.median([y2 - y1 for *_, y1, _, y2 in whole.boxes])
+
+
+def test_a_share_of_hands_lie_across_and_none_when_the_share_is_nought():
+    assert {across_for(0.0, 5, i) for i in range(200)} == {(0.0, 1.0)}
+    drawn = [across_for(0.6, 5, i) for i in range(400)]
+    turned = [(t, z) for t, z in drawn if t]
+    assert 0.5 < len(turned) / len(drawn) < 0.7 and all(-90 <= t <= 90 for t, _ in turned)
+    assert 0.35 < sum(z > 1 for _, z in turned) / len(turned) < 0.65 and all(1 <= z <= 2.5 for _, z in turned)
+    assert drawn == [across_for(0.6, 5, i) for i in range(400)]
 
 
 @pytest.mark.shared("art")
