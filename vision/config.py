@@ -19,6 +19,15 @@ class Thresholds:
     same_tile_iou: float = 0.7  # two boxes of different classes overlapping this much are one physical tile
     vote_iou: float = 0.8  # candidates overlapping a kept box this much vote on where its edges lie
     vote_floor: float = 0.25  # ... if they score at least this; both chosen on 200 training photos
+    # The finder's tiles (`finder.py`) join the detector's where the detector does not know
+    # the set (it finds fewer than `few_tiles`, or scores half of them under
+    # `finder_known`), each scoring `finder_conf` or more and overlapping none of the
+    # detector's tiles at IoU `finder_apart`. Chosen on 169 Hong Kong natural training
+    # photos (models/README.md): the extra boxes there 0.24 -> 0.35 a photo, where the
+    # finder's tiles joined always added 9.5 (loose piles, walls).
+    finder_conf: float = 0.5
+    finder_apart: float = 0.3
+    finder_known: float = 0.5
     reader_box_share: float = 0.4  # a box's final edges: this share the face reader's, the rest the detector's
     # The face reader reads each tile at this many turns, evenly spaced, 1 to 4, and takes
     # the mean: a tile lies any way round on a table. Chosen in session 19 on the

@@ -1,6 +1,7 @@
 """Tile detection with onnxruntime + OpenCV only (no torch at run time), in stages: the
 network finds candidates (`network.py`), in windows too over a very large photo of small
-tiles (`windows.py`), one box per tile is kept and placed (`voting.py`), the face and
+tiles (`windows.py`), one box per tile is kept and placed (`voting.py`), the finder's
+tiles the detector lacks join them (`finder.py`: a set the detector never saw), the face and
 flower readers read each tile again (`reread.py`; with a tile-set profile, by their
 likeness to its set's examples too: `tileset.py`), and a photo stretched out of its
 proportions is read again squeezed back into them (`reshape.py`). Every threshold lies
@@ -19,8 +20,9 @@ from .classes import CLASSES
 from .config import DEFAULT, Thresholds
 from .detections import Detections
 from .faces import FaceReader
+from .finder import TileFinder, joined, knows_the_set
 from .flowers import FlowerReader
-from .models import DEFAULT_FACES, DEFAULT_FLOWERS, DEFAULT_MODEL
+from .models import DEFAULT_FACES, DEFAULT_FINDER, DEFAULT_FLOWERS, DEFAULT_MODEL
 from .network import TileNetwork
 from .reread import reread
 from .reshape import out_of_shape, reproportioned
@@ -59,7 +61,8 @@ class Tile:
 
 class Detector:
     """Loads the ONNX models once; `detect` takes a BGR image of any size. The face reader
-    is left out where `faces` is None, the flower reader where `flowers` (or `faces`) is."""
+    is left out where `faces` is None, the flower reader where `flowers` (or `faces`) is,
+    the finder where `finder` (or `faces`: no reader would name its tiles) is."""
 
     def __init__(
         self,
@@ -69,8 +72,10 @@ class Detector:
         faces: Path | None = DEFAULT_FACES,
         flowers: Path | None = DEFAULT_FLOWERS,
         tileset: Profile | None = None,
+        finder: Path | None = DEFAULT_FINDER,
     ):
         self.network = TileNetwork(model, threads)
+        self.finder = TileFinder(finder, threads) if faces is not None and finder is not None else None
         self.config = config
         self.faces = FaceReader(faces, threads) if faces is not None else None
         self.flowers = FlowerReader(flowers, threads) if faces is not None and flowers is not None else None
@@ -87,28 +92,34 @@ class Detector:
     def detect(self, img: np.ndarray, config: Thresholds | None = None) -> list[Tile]:
         """Every tile with its code, confidence and box, top to bottom, left to right, read
         at `config` (the detector's own by default). A photo that shows no tile read
-        surely, or tiles far too long, is read again at other proportions."""
+        surely, or tiles far too long, is read again at other proportions; where none reads
+        better and the detector does not know the set, the finder's tiles join its own
+        before the readers name them."""
         config = config or self.config
-        found = self.read(img, config)
+        located = self.boxes(img, config)
+        found = own = self.named(img, located, config)
         if out_of_shape(found, config):
             h, w = img.shape[:2]
             found = reproportioned(lambda size: self.read(img, config, size), w, h, found, config)
+        if found is own and self.finder is not None and not knows_the_set(located, config):
+            found = self.named(img, joined(located, self.finder(img, config), config), config)
         tiles = [Tile(CLASSES[int(c)], float(s), tuple(float(v) for v in b)) for b, s, c in zip(found.boxes, found.scores, found.classes)]
         return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
 
-    def read(self, img: np.ndarray, config: Thresholds, size: tuple[int, int] | None = None) -> Detections:
+    def read(self, img: np.ndarray, config: Thresholds, size: tuple[int, int]) -> Detections:
         """The tiles in `img` (boxes in its pixels): the detector's, reading it resized to
-        `size` (w, h) if given, whole (a squeezed copy is not read in windows: 18 copies of
-        a 12 MP photo would take seconds), then the readers', reading each tile from `img`
-        itself, where a squeeze has not blurred it."""
-        if size is None:
-            found = self.boxes(img, config)
-        else:
-            (h, w), (nw, nh) = img.shape[:2], size
-            found = self.boxes(cv2.resize(img, size, interpolation=cv2.INTER_AREA), config, windows=False).scaled(w / nw, h / nh)
-        if self.faces is not None and len(found):
-            found = reread(img, found, self.faces, self.flowers, config, self.tileset)
-        return found
+        `size` (w, h), whole (a squeezed copy is not read in windows: 18 copies of a 12 MP
+        photo would take seconds), then the readers', reading each tile from `img` itself,
+        where a squeeze has not blurred it."""
+        (h, w), (nw, nh) = img.shape[:2], size
+        found = self.boxes(cv2.resize(img, size, interpolation=cv2.INTER_AREA), config, windows=False).scaled(w / nw, h / nh)
+        return self.named(img, found, config)
+
+    def named(self, img: np.ndarray, found: Detections, config: Thresholds) -> Detections:
+        """`found` as the readers read it (`reread.py`), or as found where there are none."""
+        if self.faces is None or not len(found):
+            return found
+        return reread(img, found, self.faces, self.flowers, config, self.tileset)
 
     def boxes(self, img: np.ndarray, config: Thresholds | None = None, windows: bool = True) -> Detections:
         """The detector alone: one box per physical tile, windows over a very wide or very

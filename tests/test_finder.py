@@ -1,0 +1,89 @@
+"""The finder: where the tiles of a set the detector never saw lie."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.config import DEFAULT
+from vision.detections import Detections, box_iou
+from vision.detector import Detector
+from vision.finder import UNNAMED, TileFinder, joined, knows_the_set
+from vision.models import DEFAULT_FINDER, DEFAULT_MODEL, HONG_KONG_KEY
+
+
+def _tiles(*boxes: tuple[float, float, float, float], score: float = 0.9, cls: int = 3) -> Detections:
+    return Detections(np.array(boxes, float).reshape(-1, 4), np.full(len(boxes), score), np.full(len(boxes), cls))
+
+
+ROW = [(0, 0, 30, 40), (32, 0, 62, 40), (64, 0, 94, 40)]
+
+
+def test_a_detector_sure_of_three_tiles_or_more_knows_the_set():
+    assert knows_the_set(_tiles(*ROW, score=0.9), DEFAULT)
+    assert not knows_the_set(_tiles(*ROW[:2], score=0.9), DEFAULT)  # too few to say
+    assert not knows_the_set(_tiles(*ROW, score=0.3), DEFAULT)  # it finds them, unsure of every face
+    assert not knows_the_set(_tiles(score=0.9), DEFAULT)
+    assert knows_the_set(_tiles(*ROW, score=0.3), replace(DEFAULT, finder_known=0.3))
+
+
+def test_the_finders_tiles_join_where_the_detector_has_none():
+    found = _tiles(ROW[0], score=0.3)
+    finder = _tiles((2, 1, 31, 41), ROW[1], (90, 0, 120, 40), score=0.6, cls=UNNAMED)
+    both = joined(found, finder, DEFAULT)
+    assert both.boxes.tolist() == [list(ROW[0]), list(ROW[1]), [90, 0, 120, 40]]  # the first is the detector's tile again
+    assert both.classes.tolist() == [3, UNNAMED, UNNAMED] and both.scores.tolist() == [0.3, 0.6, 0.6]
+    assert joined(_tiles(score=0.3), finder, DEFAULT).boxes.tolist() == finder.boxes.tolist()
+    assert joined(found, _tiles(cls=UNNAMED), DEFAULT).boxes.tolist() == [list(ROW[0])]
+
+
+def test_the_detector_file_is_not_a_finder():
+    with pytest.raises(ValueError, match="one class"):
+        TileFinder(DEFAULT_MODEL, 1)
+
+
+def test_the_shipped_finder_never_saw_a_hong_kong_photo():
+    import onnxruntime as ort
+
+    meta = ort.InferenceSession(str(DEFAULT_FINDER), providers=["CPUExecutionProvider"]).get_modelmeta().custom_metadata_map
+    assert meta[HONG_KONG_KEY] == "never seen"
+
+
+@pytest.mark.shared("art")
+def test_the_finder_gives_one_box_a_tile_unnamed(tmp_path):
+    import cv2
+    from render import TILE_H, TILE_W, render_hand
+
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "5z", "5z", "5z", "2m"]
+    img = cv2.imread(str(render_hand(codes, "2m", tmp_path / "hand.png")))
+    found = TileFinder(DEFAULT_FINDER, 1)(img, DEFAULT)
+    assert (found.classes == UNNAMED).all() and len(found) == 17
+    x = [40 + i * (TILE_W + 2) for i in range(16)] + [40 + 16 * (TILE_W + 2) + 40]
+    truth = np.array([(left, 80, left + TILE_W, 80 + TILE_H) for left in x], float)
+    assert (box_iou(truth, found.boxes).max(1) >= 0.5).all()
+
+
+@pytest.mark.shared("art")
+def test_a_set_the_detector_never_saw_is_found_with_the_finder():
+    """A held-out art style: the detector alone finds a few of its tiles; with the finder
+    nearly all, named by the face reader (rightly or not: that is the readers' part)."""
+    from datasets.faces import build
+    from datasets.scene import render
+
+    style = "kmahjongg-jade"
+    faces = build([style])
+    assert len(faces.get(style, {})) == 42, "../shared/art and Debian's kmahjongg tilesets are needed"
+    with_finder, alone = Detector(threads=1), Detector(threads=1, finder=None)
+    shares = {}
+    for name, detector in (("with", with_finder), ("alone", alone)):
+        hit = total = 0
+        for seed in range(3):
+            photo = render({style: faces[style]}, 50_000 + seed, max_side=960)
+            tiles = detector.detect(photo.image)
+            truth = np.array([b[1:] for b in photo.boxes])
+            boxes = np.array([t.box for t in tiles]).reshape(-1, 4)
+            hit, total = hit + int((box_iou(truth, boxes).max(1) >= 0.5).sum() if len(boxes) else 0), total + len(truth)
+        shares[name] = hit / total
+    assert shares["alone"] < 0.5 and shares["with"] >= 0.9, shares

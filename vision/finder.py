@@ -1,0 +1,57 @@
+"""Where the tiles lie, whatever is printed on them: a one-class network trained on renders
+of many art styles alone, never on a real photo (`models/taiscore-finder.onnx`). The
+detector knows the one set it was trained on and misses most tiles of a set it never
+saw; the finder's boxes it lacks join its own, and the readers name them (issue 21)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .config import Thresholds
+from .detections import Detections, box_iou
+from .network import decode, letterbox
+from .session import open_session
+
+UNNAMED = -1  # the class of a tile only the finder found: the face reader names it
+
+
+class TileFinder:
+    """The finder's ONNX file, opened once; calling it gives one box per tile it finds in
+    a BGR image, scoring at least `Thresholds.finder_conf`, each of class `UNNAMED`."""
+
+    def __init__(self, model: Path, threads: int):
+        self.session = open_session(model, threads, "tile finder")
+        names = ast.literal_eval(self.session.get_modelmeta().custom_metadata_map.get("names", "{}"))
+        if len(names) != 1:
+            raise ValueError(f"{model}: a tile finder has one class, a tile, not {len(names)}")
+        self.size = int(self.session.get_inputs()[0].shape[2])
+        self.input = self.session.get_inputs()[0].name
+
+    def __call__(self, img: np.ndarray, config: Thresholds) -> Detections:
+        padded, scale, pad = letterbox(img, self.size)
+        blob = np.ascontiguousarray(padded[:, :, ::-1].transpose(2, 0, 1), dtype=np.float32)[None] / 255.0
+        found = decode(self.session.run(None, {self.input: blob})[0][0], scale, pad, config.finder_conf)
+        xywh = np.c_[found.boxes[:, :2], found.boxes[:, 2:] - found.boxes[:, :2]].tolist()
+        keep = np.array(cv2.dnn.NMSBoxes(xywh, found.scores.tolist(), config.finder_conf, config.iou), dtype=int).reshape(-1)
+        h, w = img.shape[:2]
+        return Detections(found.boxes[keep], found.scores[keep], np.full(len(keep), UNNAMED)).clipped(w, h)
+
+
+def knows_the_set(found: Detections, config: Thresholds) -> bool:
+    """Whether the detector knows the set in this photo: it finds `few_tiles` or more and
+    scores half of them `finder_known` or more. Then the finder is not asked: the tiles
+    it alone would add are walls, loose piles and edges, which the labels of the set the
+    detector learnt never box and a hand's photo leaves out."""
+    return len(found) >= config.few_tiles and float(np.median(found.scores)) >= config.finder_known
+
+
+def joined(found: Detections, finder: Detections, config: Thresholds) -> Detections:
+    """The detector's tiles `found` and each of the finder's that overlaps none of them at
+    IoU `finder_apart` or more: the tiles of a set the detector does not know."""
+    if not len(finder) or not len(found):
+        return Detections.concat([found, finder])
+    return Detections.concat([found, finder[box_iou(finder.boxes, found.boxes).max(1) < config.finder_apart]])
