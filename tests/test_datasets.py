@@ -70,7 +70,7 @@ def test_the_generator_draws_only_trained_styles(tmp_path, monkeypatch):
     monkeypatch.setattr(gen, "_FACES", None)
     for sub in ("images", "labels", "hands"):
         (tmp_path / sub).mkdir()
-    gen._one((0, 0, tmp_path, 320, {"hand": 1.0}, 0.0))
+    gen._one((0, 0, tmp_path, 320, {"hand": 1.0}, 0.0, 0.0))
     assert asked == [list(TRAINED)]
 
 
