@@ -13,7 +13,7 @@ import numpy as np
 
 from .config import Thresholds
 from .detections import Detections, box_iou
-from .network import decode, letterbox
+from .network import decode, raw
 from .session import open_session
 
 UNNAMED = -1  # the class of a tile only the finder found: the face reader names it
@@ -29,12 +29,9 @@ class TileFinder:
         if len(names) != 1:
             raise ValueError(f"{model}: a tile finder has one class, a tile, not {len(names)}")
         self.size = int(self.session.get_inputs()[0].shape[2])
-        self.input = self.session.get_inputs()[0].name
 
     def __call__(self, img: np.ndarray, config: Thresholds) -> Detections:
-        padded, scale, pad = letterbox(img, self.size)
-        blob = np.ascontiguousarray(padded[:, :, ::-1].transpose(2, 0, 1), dtype=np.float32)[None] / 255.0
-        found = decode(self.session.run(None, {self.input: blob})[0][0], scale, pad, config.finder_conf)
+        found = decode(*raw(self.session, img, self.size), config.finder_conf)
         xywh = np.c_[found.boxes[:, :2], found.boxes[:, 2:] - found.boxes[:, :2]].tolist()
         keep = np.array(cv2.dnn.NMSBoxes(xywh, found.scores.tolist(), config.finder_conf, config.iou), dtype=int).reshape(-1)
         h, w = img.shape[:2]

@@ -40,6 +40,14 @@ def decode(out: np.ndarray, scale: float, pad: tuple[int, int], floor: float) ->
     return Detections((boxes - [left, top, left, top]) / scale, scores[keep], cls[keep])
 
 
+def raw(session, img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """A YOLO network's raw output for one BGR image letterboxed to `size`, with the
+    letterbox's scale and pad for `decode`."""
+    padded, scale, pad = letterbox(img, size)
+    blob = np.ascontiguousarray(padded[:, :, ::-1].transpose(2, 0, 1), dtype=np.float32)[None] / 255.0
+    return session.run(None, {session.get_inputs()[0].name: blob})[0][0], scale, pad
+
+
 class TileNetwork:
     """The detector's ONNX file, opened once; calling it reads one BGR image."""
 
@@ -50,10 +58,7 @@ class TileNetwork:
         if tuple(names[i] for i in sorted(names)) != CLASSES:
             raise ValueError(f"{model}: its classes are not the 43 taiscore classes")
         self.size = int(self.session.get_inputs()[0].shape[2])
-        self.input = self.session.get_inputs()[0].name
 
     def __call__(self, img: np.ndarray, floor: float) -> Detections:
         """Candidates in `img` pixels scoring at least `floor`."""
-        padded, scale, pad = letterbox(img, self.size)
-        blob = np.ascontiguousarray(padded[:, :, ::-1].transpose(2, 0, 1), dtype=np.float32)[None] / 255.0
-        return decode(self.session.run(None, {self.input: blob})[0][0], scale, pad, floor)
+        return decode(*raw(self.session, img, self.size), floor)
