@@ -29,14 +29,14 @@ def test_a_detector_sure_of_three_tiles_or_more_knows_the_set():
     assert knows_the_set(_tiles(*ROW, score=0.3), replace(DEFAULT, finder_known=0.3))
 
 
-def test_the_finders_tiles_join_where_the_detector_has_none():
-    found = _tiles(ROW[0], score=0.3)
-    finder = _tiles((2, 1, 31, 41), ROW[1], (90, 0, 120, 40), score=0.6, cls=UNNAMED)
+def test_the_finders_tiles_take_the_place_of_the_detectors_and_it_fills_in():
+    found = _tiles((2, 1, 31, 41), (200, 0, 230, 40), score=0.3)
+    finder = _tiles(ROW[0], ROW[1], score=0.6, cls=UNNAMED)
     both = joined(found, finder, DEFAULT)
-    assert both.boxes.tolist() == [list(ROW[0]), list(ROW[1]), [90, 0, 120, 40]]  # the first is the detector's tile again
-    assert both.classes.tolist() == [3, UNNAMED, UNNAMED] and both.scores.tolist() == [0.3, 0.6, 0.6]
+    assert both.boxes.tolist() == [list(ROW[0]), list(ROW[1]), [200, 0, 230, 40]]  # the detector's first box gives way
+    assert both.classes.tolist() == [UNNAMED, UNNAMED, 3] and both.scores.tolist() == [0.6, 0.6, 0.3]
     assert joined(_tiles(score=0.3), finder, DEFAULT).boxes.tolist() == finder.boxes.tolist()
-    assert joined(found, _tiles(cls=UNNAMED), DEFAULT).boxes.tolist() == [list(ROW[0])]
+    assert joined(found, _tiles(cls=UNNAMED), DEFAULT).boxes.tolist() == found.boxes.tolist()
 
 
 def test_the_detector_file_is_not_a_finder():

@@ -19,10 +19,10 @@ class Thresholds:
     same_tile_iou: float = 0.7  # two boxes of different classes overlapping this much are one physical tile
     vote_iou: float = 0.8  # candidates overlapping a kept box this much vote on where its edges lie
     vote_floor: float = 0.25  # ... if they score at least this; both chosen on 200 training photos
-    # The finder's tiles (`finder.py`) join the detector's where the detector does not know
-    # the set (it finds fewer than `few_tiles`, or scores half of them under
-    # `finder_known`), each scoring `finder_conf` or more and overlapping none of the
-    # detector's tiles at IoU `finder_apart`. Chosen on 169 Hong Kong natural training
+    # Where the detector does not know the set (it finds fewer than `few_tiles`, or scores
+    # half of them under `finder_known`), the finder's tiles (`finder.py`) scoring
+    # `finder_conf` or more take the place of the detector's, which keeps those
+    # overlapping none of the finder's at IoU `finder_apart`. Chosen on 169 Hong Kong natural training
     # photos (models/README.md): the extra boxes there 0.24 -> 0.35 a photo, where the
     # finder's tiles joined always added 9.5 (loose piles, walls).
     finder_conf: float = 0.5

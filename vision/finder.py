@@ -1,7 +1,8 @@
 """Where the tiles lie, whatever is printed on them: a one-class network trained on renders
 of many art styles alone, never on a real photo (`models/taiscore-finder.onnx`). The
 detector knows the one set it was trained on and misses most tiles of a set it never
-saw; the finder's boxes it lacks join its own, and the readers name them (issue 21)."""
+saw; where it does not know the set, the finder's boxes take the place of its own, and
+the readers name them (issue 21)."""
 
 from __future__ import annotations
 
@@ -47,8 +48,10 @@ def knows_the_set(found: Detections, config: Thresholds) -> bool:
 
 
 def joined(found: Detections, finder: Detections, config: Thresholds) -> Detections:
-    """The detector's tiles `found` and each of the finder's that overlaps none of them at
-    IoU `finder_apart` or more: the tiles of a set the detector does not know."""
+    """The finder's tiles and each of the detector's tiles `found` that overlaps none of
+    them at IoU `finder_apart` or more: in a set the detector does not know, where a
+    tile lies is the finder's call (on held-out art it boxes each tile once, where the
+    detector may box half a tile or two), the detector's fill in what it missed."""
     if not len(finder) or not len(found):
         return Detections.concat([found, finder])
-    return Detections.concat([found, finder[box_iou(finder.boxes, found.boxes).max(1) < config.finder_apart]])
+    return Detections.concat([finder, found[box_iou(found.boxes, finder.boxes).max(1) < config.finder_apart]])

@@ -39,6 +39,7 @@ from scoring.tiles import name as tile_name
 from .config import DEFAULT
 from .detections import area, intersection
 from .faces import DEFAULT_FACES, FACES
+from .finder import joined, knows_the_set
 
 FORMAT = 1
 # Chosen on rendered hands of three art styles the readers never saw (samoheen, taiwan-drawn,
@@ -325,8 +326,8 @@ def _apart(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]], workers: int = WORKERS) -> Profile:
     """`profile` with the examples of every photo added: (name, BGR image, TILES in
-    reading order). The detector alone finds the tiles, at the `LEARNING` thresholds
-    whatever its own (the app's one detector reads and learns), `workers` photos at a
+    reading order). The detector finds the tiles (the finder too, where the detector does
+    not know the set), at the `LEARNING` thresholds whatever its own (the app's one detector reads and learns), `workers` photos at a
     time; the face reader embeds them all in a few runs. A photo whose tile count
     differs from its TILES raises CountError naming it (the first such in `photos`),
     and nothing is learnt from any photo."""
@@ -345,8 +346,12 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
 
 
 def _tiles_in(detector, img: np.ndarray) -> np.ndarray:
-    """The boxes of the tiles the detector alone finds in `img`, in reading order."""
+    """The boxes of the tiles in `img`, in reading order: the detector's alone, or, where
+    it does not know the set (as it may not, the set being new), the finder's first
+    (`finder.joined`)."""
     candidates = detector.boxes(img, LEARNING)
+    if detector.finder is not None and not knows_the_set(candidates, LEARNING):
+        candidates = joined(candidates, detector.finder(img, LEARNING), LEARNING)
     boxes = _apart(candidates.boxes, candidates.scores)
     return boxes[reading_order(boxes)]
 
