@@ -22,9 +22,9 @@ class Thresholds:
     # Where the detector does not know the set (it finds fewer than `few_tiles`, or scores
     # half of them under `finder_known`), the finder's tiles (`finder.py`) scoring
     # `finder_conf` or more take the place of the detector's, which keeps those
-    # overlapping none of the finder's at IoU `finder_apart`. Chosen on 169 Hong Kong natural training
-    # photos (models/README.md): the extra boxes there 0.24 -> 0.35 a photo, where the
-    # finder's tiles joined always added 9.5 (loose piles, walls).
+    # overlapping none of the finder's at IoU `finder_apart`. Chosen on 169 Hong Kong
+    # natural training photos (models/README.md): the extra boxes there 0.24 -> 0.35 a
+    # photo, where the finder's tiles joined always added 9.5 (loose piles, walls).
     finder_conf: float = 0.5
     finder_apart: float = 0.3
     finder_known: float = 0.5

@@ -1,7 +1,7 @@
 """Tile detection with onnxruntime + OpenCV only (no torch at run time), in stages: the
 network finds candidates (`network.py`), in windows too over a very large photo of small
-tiles (`windows.py`), one box per tile is kept and placed (`voting.py`), the finder's
-tiles the detector lacks join them (`finder.py`: a set the detector never saw), the face and
+tiles (`windows.py`), one box per tile is kept and placed (`voting.py`), in a photo of a
+set the detector does not know the finder places the tiles (`finder.py`), the face and
 flower readers read each tile again (`reread.py`; with a tile-set profile, by their
 likeness to its set's examples too: `tileset.py`), and a photo stretched out of its
 proportions is read again squeezed back into them (`reshape.py`). Every threshold lies
@@ -93,8 +93,8 @@ class Detector:
         """Every tile with its code, confidence and box, top to bottom, left to right, read
         at `config` (the detector's own by default). A photo that shows no tile read
         surely, or tiles far too long, is read again at other proportions; where none reads
-        better and the detector does not know the set, the finder's tiles join its own
-        before the readers name them."""
+        better and the detector does not know the set, the finder places the tiles, the
+        detector's filling in, before the readers name them."""
         config = config or self.config
         located = self.boxes(img, config)
         found = own = self.named(img, located, config)

@@ -326,9 +326,10 @@ def _apart(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]], workers: int = WORKERS) -> Profile:
     """`profile` with the examples of every photo added: (name, BGR image, TILES in
-    reading order). The detector finds the tiles (the finder too, where the detector does
-    not know the set), at the `LEARNING` thresholds whatever its own (the app's one detector reads and learns), `workers` photos at a
-    time; the face reader embeds them all in a few runs. A photo whose tile count
+    reading order). The detector finds the tiles (the finder first, where the detector
+    does not know the set), at the `LEARNING` thresholds whatever its own (the app's one
+    detector reads and learns), `workers` photos at a time; the face reader embeds them
+    all in a few runs. A photo whose tile count
     differs from its TILES raises CountError naming it (the first such in `photos`),
     and nothing is learnt from any photo."""
     named = [kinds_of(tiles) for _, _, tiles in photos]
