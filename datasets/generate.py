@@ -113,11 +113,8 @@ def _one(args: tuple[int, int, Path, int, dict[str, float], float, float]) -> in
     if _FACES is None:
         _FACES = build(list(TRAINED))
     kind = scene_for(mix, seed, i)
-    turn, zoom = across_for(across, seed, i) if kind == "hand" else (0.0, 1.0)
-    if turn:
-        photo = render(_FACES, image_seed(seed, i), max_side, turn=turn, zoom=zoom)
-    else:
-        photo = KINDS[kind](_FACES, image_seed(seed, i), max_side)
+    laid = dict(zip(("turn", "zoom"), across_for(across, seed, i))) if kind == "hand" else {}
+    photo = KINDS[kind](_FACES, image_seed(seed, i), max_side, **laid)
     rng = random.Random(f"stretch {image_seed(seed, i)}")
     if rng.random() < stretch:
         photo = exported(photo, rng)

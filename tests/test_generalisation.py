@@ -84,4 +84,3 @@ def test_the_cut_undoes_the_median_size_and_place_of_the_rendered_boxes():
 
     r = np.array([[0.8, 0.6, 0.0, 0.2], [0.75, 0.75, 0.02, 0.15], [0.9, 0.7, -0.02, 0.1]])
     assert cut_from(r) == Cut(round(MARGIN / 0.8, 2), round(MARGIN / 0.7, 2), 0.0, 0.15)
-

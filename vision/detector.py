@@ -101,8 +101,8 @@ class Detector:
         if out_of_shape(found, config):
             h, w = img.shape[:2]
             found = reproportioned(lambda size: self.read(img, config, size), w, h, found, config)
-        if found is own and self.finder is not None and not knows_the_set(located, config):
-            found = self.named(img, joined(located, self.finder(img, config), config), config)
+        if found is own and (placed := self.placed(img, located, config)) is not located:
+            found = self.named(img, placed, config)
         tiles = [Tile(CLASSES[int(c)], float(s), tuple(float(v) for v in b)) for b, s, c in zip(found.boxes, found.scores, found.classes)]
         return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
 
@@ -114,6 +114,13 @@ class Detector:
         (h, w), (nw, nh) = img.shape[:2], size
         found = self.boxes(cv2.resize(img, size, interpolation=cv2.INTER_AREA), config, windows=False).scaled(w / nw, h / nh)
         return self.named(img, found, config)
+
+    def placed(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections:
+        """Where the tiles lie: the detector's `located`, or, where it does not know the
+        set, the finder's tiles with the detector's filling in (`finder.joined`)."""
+        if self.finder is None or knows_the_set(located, config):
+            return located
+        return joined(located, self.finder(img, config), config)
 
     def named(self, img: np.ndarray, found: Detections, config: Thresholds) -> Detections:
         """`found` as the readers read it (`reread.py`), or as found where there are none."""

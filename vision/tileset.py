@@ -39,7 +39,6 @@ from scoring.tiles import name as tile_name
 from .config import DEFAULT
 from .detections import area, intersection
 from .faces import DEFAULT_FACES, FACES
-from .finder import joined, knows_the_set
 
 FORMAT = 1
 # Chosen on rendered hands of three art styles the readers never saw (samoheen, taiwan-drawn,
@@ -349,10 +348,8 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
 def _tiles_in(detector, img: np.ndarray) -> np.ndarray:
     """The boxes of the tiles in `img`, in reading order: the detector's alone, or, where
     it does not know the set (as it may not, the set being new), the finder's first
-    (`finder.joined`)."""
-    candidates = detector.boxes(img, LEARNING)
-    if detector.finder is not None and not knows_the_set(candidates, LEARNING):
-        candidates = joined(candidates, detector.finder(img, LEARNING), LEARNING)
+    (`Detector.placed`)."""
+    candidates = detector.placed(img, detector.boxes(img, LEARNING), LEARNING)
     boxes = _apart(candidates.boxes, candidates.scores)
     return boxes[reading_order(boxes)]
 

@@ -14,7 +14,7 @@ import yaml
 
 from vision.models import DEFAULT_FINDER, HONG_KONG_KEY
 
-from .env import EXPORT_IMGSZ, ROOT, TRAIN_IMGSZ, WORK, offline
+from .env import EXPORT_IMGSZ, ROOT, WORK, offline
 from .graph import fast_dfl
 
 MODEL = ROOT / "models" / "taiscore-tiles.onnx"
@@ -54,7 +54,7 @@ def finder(weights: Path, out: Path = DEFAULT_FINDER) -> Path:
         raise SystemExit(f"{weights}: not a one-class run")
     train = yaml.safe_load(Path(run["data"]).read_text())["train"]
     seen = any(Path(folder).resolve().is_relative_to(REAL.resolve()) for folder in ([train] if isinstance(train, str) else train))
-    export(weights, out, TRAIN_IMGSZ)
+    export(weights, out, int(run["imgsz"]))
     model = onnx.load(out)
     model.metadata_props.add(key=HONG_KONG_KEY, value="trained on" if seen else "never seen")
     onnx.save(model, out)

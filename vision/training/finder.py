@@ -8,8 +8,9 @@ them says nothing of a new set. A finder trained with `make train ARGS="--no-rea
 photos is the unseen-real-set number, and on the rendered rows (held-out art, unseen
 scenes) the unseen-art one. The Hong Kong photos are also counted apart: the 34 strips
 Roboflow's export stretched out of shape and the photos with natural proportions, as
-`datasets.real.by_shape` links them for `taiscore eval`. Found: a true box claimed at IoU 0.5 by a box at the working
-confidence (`vision.config.DEFAULT.conf`), class-agnostic; stray: a box claiming none.
+`datasets.real.by_shape` links them for `taiscore eval`. Found: a true box claimed at
+IoU 0.5 by a box at the working confidence (`vision.config.DEFAULT.conf`),
+class-agnostic; stray: a box claiming none.
 """
 
 from __future__ import annotations
