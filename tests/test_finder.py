@@ -12,6 +12,7 @@ from vision.detections import Detections, box_iou
 from vision.detector import Detector
 from vision.finder import UNNAMED, TileFinder, joined, knows_the_set
 from vision.models import DEFAULT_FINDER, DEFAULT_MODEL, HONG_KONG_KEY
+from vision.reshape import out_of_shape
 
 
 def _tiles(*boxes: tuple[float, float, float, float], score: float = 0.9, cls: int = 3) -> Detections:
@@ -27,6 +28,13 @@ def test_a_detector_sure_of_three_tiles_or_more_knows_the_set():
     assert not knows_the_set(_tiles(*ROW, score=0.3), DEFAULT)  # it finds them, unsure of every face
     assert not knows_the_set(_tiles(score=0.9), DEFAULT)
     assert knows_the_set(_tiles(*ROW, score=0.3), replace(DEFAULT, finder_known=0.3))
+
+
+def test_a_detector_unsure_of_one_tile_in_three_does_not_know_the_set():
+    half_sure = Detections(np.array(ROW * 2, float), np.array([0.9, 0.9, 0.9, 0.9, 0.3, 0.3]), np.zeros(6, int))
+    assert not knows_the_set(half_sure, DEFAULT)  # a set it half knows: the finder places its tiles
+    assert knows_the_set(half_sure, replace(DEFAULT, finder_share=0.5))
+    assert knows_the_set(Detections(np.array(ROW * 2, float), np.array([0.9] * 5 + [0.3]), np.zeros(6, int)), DEFAULT)
 
 
 def test_the_finders_tiles_take_the_place_of_the_detectors_and_it_fills_in():
@@ -87,3 +95,24 @@ def test_a_set_the_detector_never_saw_is_found_with_the_finder():
             hit, total = hit + int((box_iou(truth, boxes).max(1) >= 0.5).sum() if len(boxes) else 0), total + len(truth)
         shares[name] = hit / total
     assert shares["alone"] < 0.5 and shares["with"] >= 0.9, shares
+
+
+@pytest.mark.shared("art")
+def test_a_lone_tile_of_a_set_the_detector_never_saw_is_read_in_one_pass(monkeypatch):
+    """The detector is sure of no tile in it, which alone would mean a photo stretched out
+    of its proportions and 18 squeezed readings; the finder's tile is in shape, so the
+    photo is read once, the tile found."""
+    from datasets.faces import build
+    from datasets.scene import render_scene
+
+    style = "kmahjongg-jade"
+    faces = build([style])
+    assert len(faces.get(style, {})) == 42, "../shared/art and Debian's kmahjongg tilesets are needed"
+    photo = render_scene(faces, 50_000, "lone", max_side=960)
+    detector = Detector(threads=1)
+    assert out_of_shape(detector.named(photo.image, detector.boxes(photo.image), DEFAULT), DEFAULT)
+    squeezed = []
+    monkeypatch.setattr(Detector, "read", lambda self, *args: squeezed.append(args) or Detections.empty())
+    tiles = detector.detect(photo.image)
+    assert not squeezed
+    assert len(tiles) == 1 and box_iou(np.array([photo.boxes[0][1:]], float), np.array([tiles[0].box]))[0, 0] >= 0.5

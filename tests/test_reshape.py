@@ -6,7 +6,7 @@ import numpy as np
 
 from vision.config import DEFAULT
 from vision.detections import Detections
-from vision.reshape import out_of_shape, reproportioned, squeezed, surer
+from vision.reshape import a_few_in_shape, out_of_shape, reproportioned, squeezed, surer
 
 
 def _tiles(n: int, score: float, w: float = 30, h: float = 40) -> Detections:
@@ -19,6 +19,15 @@ def test_tiles_say_when_a_photo_is_out_of_its_proportions():
     assert out_of_shape(Detections.empty(), DEFAULT)  # no tile at all
     assert out_of_shape(_tiles(5, 0.4), DEFAULT)  # parts of stretched tiles pass, unsurely, for tiles
     assert out_of_shape(_tiles(5, 0.9, h=200), DEFAULT)  # 30 x 200: no tile is so long
+
+
+def test_a_few_tiles_in_shape_from_the_finder_are_a_lone_tile_or_a_close_up():
+    assert a_few_in_shape(_tiles(1, 0.6), DEFAULT)
+    assert a_few_in_shape(_tiles(4, 0.6), DEFAULT)
+    assert not a_few_in_shape(_tiles(5, 0.6), DEFAULT)  # a diagonal row stretched: near-square boxes of sheared tiles
+    assert not a_few_in_shape(_tiles(1, 0.6, h=200), DEFAULT)  # a lone tile stretched
+    assert not a_few_in_shape(Detections.empty(), DEFAULT)
+    assert not a_few_in_shape(None, DEFAULT)  # the detector knows the set: the finder was not asked
 
 
 def test_a_squeeze_divides_one_side():

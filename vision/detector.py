@@ -25,7 +25,7 @@ from .flowers import FlowerReader
 from .models import DEFAULT_FACES, DEFAULT_FINDER, DEFAULT_FLOWERS, DEFAULT_MODEL
 from .network import TileNetwork
 from .reread import reread
-from .reshape import out_of_shape, reproportioned
+from .reshape import a_few_in_shape, out_of_shape, reproportioned
 from .tileset import Profile
 from .voting import one_per_tile
 from .windows import in_windows
@@ -91,18 +91,20 @@ class Detector:
 
     def detect(self, img: np.ndarray, config: Thresholds | None = None) -> list[Tile]:
         """Every tile with its code, confidence and box, top to bottom, left to right, read
-        at `config` (the detector's own by default). A photo that shows no tile read
-        surely, or tiles far too long, is read again at other proportions; where none reads
-        better and the detector does not know the set, the finder places the tiles, the
-        detector's filling in, before the readers name them."""
+        at `config` (the detector's own by default). Where the detector does not know the
+        set, the finder says where the tiles lie, the detector's filling in, before the
+        readers name them. A photo that shows no tile read surely, or tiles far too long,
+        is read again at other proportions, unless the finder sees a lone tile or a
+        close-up in it."""
         config = config or self.config
         located = self.boxes(img, config)
         found = own = self.named(img, located, config)
-        if out_of_shape(found, config):
+        finder = self.finding(img, located, config)
+        if out_of_shape(found, config) and not a_few_in_shape(finder, config):
             h, w = img.shape[:2]
             found = reproportioned(lambda size: self.read(img, config, size), w, h, found, config)
-        if found is own and (placed := self.placed(img, located, config)) is not located:
-            found = self.named(img, placed, config)
+        if found is own and finder is not None:
+            found = self.named(img, joined(located, finder, config), config)
         tiles = [Tile(CLASSES[int(c)], float(s), tuple(float(v) for v in b)) for b, s, c in zip(found.boxes, found.scores, found.classes)]
         return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
 
@@ -115,12 +117,18 @@ class Detector:
         found = self.boxes(cv2.resize(img, size, interpolation=cv2.INTER_AREA), config, windows=False).scaled(w / nw, h / nh)
         return self.named(img, found, config)
 
+    def finding(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections | None:
+        """The finder's tiles where the detector, having found `located`, does not know the
+        set; None where it does, or where there is no finder."""
+        if self.finder is None or knows_the_set(located, config):
+            return None
+        return self.finder(img, config)
+
     def placed(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections:
         """Where the tiles lie: the detector's `located`, or, where it does not know the
         set, the finder's tiles with the detector's filling in (`finder.joined`)."""
-        if self.finder is None or knows_the_set(located, config):
-            return located
-        return joined(located, self.finder(img, config), config)
+        finder = self.finding(img, located, config)
+        return located if finder is None else joined(located, finder, config)
 
     def named(self, img: np.ndarray, found: Detections, config: Thresholds) -> Detections:
         """`found` as the readers read it (`reread.py`), or as found where there are none."""

@@ -41,10 +41,10 @@ class TileFinder:
 
 def knows_the_set(found: Detections, config: Thresholds) -> bool:
     """Whether the detector knows the set in this photo: it finds `few_tiles` or more and
-    scores half of them `finder_known` or more. Then the finder is not asked: the tiles
-    it alone would add are walls, loose piles and edges, which the labels of the set the
-    detector learnt never box and a hand's photo leaves out."""
-    return len(found) >= config.few_tiles and float(np.median(found.scores)) >= config.finder_known
+    scores a share `finder_share` of them `finder_known` or more. Then the finder is not
+    asked: the tiles it alone would add are walls, loose piles and edges, which the
+    labels of the set the detector learnt never box and a hand's photo leaves out."""
+    return len(found) >= config.few_tiles and float((found.scores >= config.finder_known).mean()) >= config.finder_share
 
 
 def joined(found: Detections, finder: Detections, config: Thresholds) -> Detections:

@@ -19,12 +19,21 @@ def out_of_shape(found: Detections, config: Thresholds) -> bool:
     surely (a tile stretched many times over can pass, unsurely, for a few square ones
     inside it; every one of the 34 stretched validation strips but one shows no sure tile),
     or most of those it shows far longer than any tile is wide. A few tiles read surely
-    and in shape are a lone tile or a close-up, read in one pass."""
+    and in shape are a lone tile or a close-up, read in one pass (so are a few found in
+    shape by the finder: `a_few_in_shape`)."""
     if not (found.scores >= config.sure).any():
         return True
     seen = found.at_least(config.seen).boxes
     w, h = seen[:, 2] - seen[:, 0], seen[:, 3] - seen[:, 1]
     return float(np.median(np.maximum(w, h) / np.maximum(np.minimum(w, h), 1e-9))) > config.long_tile
+
+
+def a_few_in_shape(found: Detections | None, config: Thresholds) -> bool:
+    """Whether `found` (the finder's tiles) is a lone tile or a close-up: one to `close_up`
+    tiles, in shape. Such a photo is read in one pass however unsure the detector is of a
+    set it does not know. Many tiles in shape do not say so: a diagonal row stretched
+    shears each tile, whose upright box stays near square."""
+    return found is not None and 0 < len(found) <= config.close_up and not out_of_shape(found, config)
 
 
 def squeezed(w: int, h: int, stretch: float, along_x: bool) -> Size:
