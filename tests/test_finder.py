@@ -37,6 +37,17 @@ def test_a_detector_unsure_of_one_tile_in_three_does_not_know_the_set():
     assert knows_the_set(Detections(np.array(ROW * 2, float), np.array([0.9] * 5 + [0.3]), np.zeros(6, int)), DEFAULT)
 
 
+def test_a_detector_sure_of_a_whole_hand_knows_the_set_whatever_lies_unsure_around_it():
+    hand_and_discards = Detections(np.array(ROW * 10, float), np.array([0.9] * 16 + [0.3] * 14), np.zeros(30, int))
+    assert knows_the_set(hand_and_discards, DEFAULT)
+    assert not knows_the_set(hand_and_discards[np.arange(1, 30)], DEFAULT)  # 15 sure of 29: a set it half knows
+
+
+def test_faint_candidates_do_not_decide_whether_the_detector_knows_the_set():
+    faint = Detections(np.array(ROW * 4, float), np.array([0.9] * 3 + [0.01] * 9), np.zeros(12, int))
+    assert knows_the_set(faint, DEFAULT)  # as at the working confidence, where the nine are not read
+
+
 def test_the_finders_tiles_take_the_place_of_the_detectors_and_it_fills_in():
     found = _tiles((2, 1, 31, 41), (200, 0, 230, 40), score=0.3)
     finder = _tiles(ROW[0], ROW[1], score=0.6, cls=UNNAMED)

@@ -19,19 +19,20 @@ class Thresholds:
     same_tile_iou: float = 0.7  # two boxes of different classes overlapping this much are one physical tile
     vote_iou: float = 0.8  # candidates overlapping a kept box this much vote on where its edges lie
     vote_floor: float = 0.25  # ... if they score at least this; both chosen on 200 training photos
-    # Where the detector does not know the set (it finds fewer than `few_tiles`, or scores
-    # under `finder_known` more than 1 - `finder_share` of them), the finder's tiles
+    # Where the detector does not know the set (of its tiles scoring `seen` or more, it is
+    # sure, `finder_known`, of fewer than `finder_hand` and of less than a share
+    # `finder_share`, or it finds fewer than `few_tiles`), the finder's tiles
     # (`finder.py`) scoring `finder_conf` or more take the place of the detector's, which
     # keeps those overlapping none of the finder's at IoU `finder_apart`. Chosen on 169
     # Hong Kong natural training photos and renders of the trained styles
-    # (models/README.md): boxes claiming no labelled tile in those photos 0.28 -> 0.30 a
-    # photo, where the finder's tiles joined always added 9.5 (loose piles, walls); the
-    # renders' tiles found 77.1 % where half of them sure was knowing the set, 98.8 %
-    # at three quarters.
+    # (models/README.md): renders' tiles found 77.1 % where half of them sure was
+    # knowing the set, 98.8 % at three quarters; a whole hand sure keeps the finder from
+    # boxing the discards round a Hong Kong hand, which the labels leave out.
     finder_conf: float = 0.5
     finder_apart: float = 0.3
     finder_known: float = 0.5
     finder_share: float = 0.75
+    finder_hand: int = 16  # ... or it is sure of a whole hand's tiles, the unsure rest discards and walls
     reader_box_share: float = 0.4  # a box's final edges: this share the face reader's, the rest the detector's
     # The face reader reads each tile at this many turns, evenly spaced, 1 to 4, and takes
     # the mean: a tile lies any way round on a table. Chosen in session 19 on the

@@ -40,11 +40,16 @@ class TileFinder:
 
 
 def knows_the_set(found: Detections, config: Thresholds) -> bool:
-    """Whether the detector knows the set in this photo: it finds `few_tiles` or more and
-    scores a share `finder_share` of them `finder_known` or more. Then the finder is not
-    asked: the tiles it alone would add are walls, loose piles and edges, which the
-    labels of the set the detector learnt never box and a hand's photo leaves out."""
-    return len(found) >= config.few_tiles and float((found.scores >= config.finder_known).mean()) >= config.finder_share
+    """Whether the detector knows the set in this photo: of the tiles it finds scoring
+    `seen` or more, whatever the working confidence (`taiscore eval` reads down to
+    0.001, where a photo shows hundreds of faint candidates), it scores `finder_known`
+    or more a whole hand's worth (`finder_hand`), or `few_tiles` or more and a share
+    `finder_share` of them. Then the finder is not asked: the tiles it alone would add
+    are walls, loose discards and edges, which the labels of the set the detector learnt
+    never box and a hand's photo leaves out."""
+    scores = found.scores[found.scores >= config.seen]
+    sure = int((scores >= config.finder_known).sum())
+    return sure >= config.finder_hand or len(scores) >= config.few_tiles and sure >= config.finder_share * len(scores)
 
 
 def joined(found: Detections, finder: Detections, config: Thresholds) -> Detections:
