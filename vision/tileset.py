@@ -331,9 +331,8 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
     reading order). The detector finds the tiles (the finder first, where the detector
     does not know the set), at the `LEARNING` thresholds whatever its own (the app's one
     detector reads and learns), `workers` photos at a time; the face reader embeds them
-    all in a few runs. A photo whose tile count
-    differs from its TILES raises CountError naming it (the first such in `photos`),
-    and nothing is learnt from any photo."""
+    all in a few runs. A photo whose tile count differs from its TILES raises CountError
+    naming it (the first such in `photos`), and nothing is learnt from any photo."""
     named = [kinds_of(tiles) for _, _, tiles in photos]
     with ThreadPoolExecutor(max(workers, 1)) as pool:
         found = list(pool.map(lambda photo: _tiles_in(detector, photo[1]), photos))
