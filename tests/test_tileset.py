@@ -106,6 +106,25 @@ def test_tiles_are_taken_rows_top_to_bottom_each_left_to_right():
     assert [order[i] for i in tileset.reading_order(boxes[order])] == [0, 1, 2, 3, 4]
 
 
+def test_the_unseen_real_sets_examples_are_clear_tiles_as_a_player_lays_them():
+    from vision.training.profiles import clear
+
+    boxes = np.array(
+        [
+            [100, 100, 175, 200],  # upright, straight, whole, alone: an example
+            [300, 100, 400, 200],  # as wide as tall: a tile askew
+            [500, 100, 530, 140],  # too small to teach
+            [0, 300, 75, 400],  # cut by the photo's edge
+            [200, 300, 275, 400],  # another tile's box over it ...
+            [260, 320, 335, 420],  # ... and it over that one
+            [400, 300, 475, 400],  # touching its neighbour is clear
+            [475, 300, 550, 400],
+        ],
+        float,
+    )
+    assert clear(boxes, 640, 480).tolist() == [True, False, False, False, False, False, True, True]
+
+
 def test_tile_notation_is_read_in_the_order_written_and_a_bad_one_refused():
     assert tileset.kinds_of("3m1m 7z8f") == ["3m", "1m", "7z", "8f"]
     for bad in ("", "9z", "0m", "12x", "1m?"):
