@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 from conftest import ROOT, labelled_golden_photos
@@ -63,6 +64,29 @@ def test_a_training_crop_is_taught_the_box_where_the_tile_lies_in_it():
         assert (target * SIZE).clip(0, SIZE) == pytest.approx([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], abs=1.5)
         untilted += plain
     assert 0 < untilted < 20
+
+
+def test_rendered_tiles_teach_the_box_only_where_no_real_photo_is_trained_on(tmp_path, monkeypatch):
+    """The generator's box edges are not the detector's: a run that has the real photos
+    teaches the box head from them alone, every crop teaching the face."""
+    from vision.training import faces as training
+
+    def folder(where, n):
+        (where / "images").mkdir(parents=True)
+        (where / "labels").mkdir()
+        for i in range(n):
+            cv2.imwrite(str(where / "images" / f"{where.name}{i}.png"), _white_box_photo())
+            (where / "labels" / f"{where.name}{i}.txt").write_text("4 0.5 0.5 0.2 0.3\n")
+        return where
+
+    monkeypatch.setattr(training, "DEFAULT_DATA", tmp_path / "real" / "train")
+    rendered, real = folder(tmp_path / "rendered", 3), folder(tmp_path / "real" / "valid", 2)
+    mixed = training.load_tiles(rendered, real)
+    assert [name.startswith("valid") for name in mixed.names] == mixed.real.tolist() == mixed.boxed().tolist()
+    assert mixed.real.sum() == 2
+    assert training.load_tiles(rendered).boxed().all()
+    taught = np.concatenate([t for *_, t in training.batches(mixed, 64, np.random.default_rng(0))])
+    assert len(taught) == 5 and 0 < taught.sum() <= 2
 
 
 def test_a_tile_laid_askew_fills_the_upright_box_round_it_and_is_taught_that_box():
@@ -131,8 +155,6 @@ def reader() -> FaceReader:
 
 
 def test_the_shipped_face_reader_agrees_with_the_network_it_was_exported_from(reader):
-    import cv2
-
     from vision.faces import blob
 
     golden = json.loads(GOLDEN.read_text())
