@@ -47,9 +47,9 @@ FORMAT = 1
 TEMPERATURE = 0.02  # of the softmax over the per-kind cosine similarities
 WEIGHT = 0.5  # the profile's share of the reading where a tile looks fully like the set
 # The nearest example's cosine similarity: the profile counts nothing below LIKE_FLOOR, fully
-# above LIKE_FULL. With the face reader trained on renders too (session 25), another set's
-# profile moved tiles it was up to 0.861 like; at 0.88 none, and each set's own gains nearly
-# as much as at 0.83 (over 8 hands of five styles: +12, +2, +27, +2, +2 against +13, +2, +30, +1, +2).
+# above LIKE_FULL. Chosen for the face reader of session 25, whose embedding puts other sets'
+# tiles nearer: the lowest floor at which no other set's profile moved a tile of rendered
+# hands of five styles, with room to spare (models/README.md, "Reading").
 LIKE_FLOOR, LIKE_FULL = 0.88, 0.92
 # Another set's profile reads the tiles the general reader is sure of otherwise than it does:
 # of a photo's tiles read at SURE or more (at least EVIDENCE of them), the share the profile

@@ -56,8 +56,8 @@ class Tiles:
     def boxed(self) -> np.ndarray:
         """Per tile, whether its label teaches the box head: every tile where the photos
         are all rendered (the export is stamped `box_labels` rendered), else only the real
-        photos' tiles. Session 24's reader taught by both learnt the generator's edges and
-        placed the validation photos' tiles worse (mAP50-95 0.700 -> 0.692)."""
+        photos' tiles. A reader taught by both learnt the generator's edges and placed the
+        validation photos' tiles worse (models/README.md, faces-mix1)."""
         photo = self.rows[:, 0].astype(int)
         return self.real[photo] if self.real.any() else np.ones(len(photo), bool)
 

@@ -16,8 +16,8 @@ readers never saw any of this art.
 photo (`models/unseen/`, alone), a profile taught from the labelled tiles of the Hong Kong
 training photos (for each kind, its first `k` clear tiles in photo order, `clear`: as a
 player photographs a sheet; the flowers have one clear tile each, 3f none, and are
-filled with their first upright tiles), then the Hong Kong validation photos read with none, 1, 3
-and 10 examples per kind: tiles read right and photos entirely right.
+filled with their first upright tiles), then the Hong Kong validation photos read with
+none, 1, 3 and 10 examples per kind: tiles read right and photos entirely right.
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ def clear(boxes: np.ndarray, width: int, height: int) -> np.ndarray:
     upright and straight (`FACE_ON`), whole in the photo, large (`CLEAR_HEIGHT`), and no
     other tile's box over it (`CLEAR_OVERLAP`). Most training photos are crowded tables
     photographed askew, whose first upright-looking boxes held parts of three tiles: the
-    profile's examples then taught the neighbours (session 25: the nearest example named
-    about 20 % of the validation tiles right from those, 40 % from clear ones)."""
+    profile's examples then taught the neighbours (models/README.md, "The unseen-real-set
+    protocol")."""
     x1, y1, x2, y2 = boxes.T
     w, h = x2 - x1, y2 - y1
     across = np.clip(np.minimum(x2[:, None], x2) - np.maximum(x1[:, None], x1), 0, None)
