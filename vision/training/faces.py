@@ -67,6 +67,7 @@ def load_tiles(*folders: Path) -> Tiles:
     from datasets.real import corners
 
     photos, names, rows, real = [], [], [], []
+    hong_kong = {folder: saw_hong_kong([folder]) for folder in folders}  # a folder is real or rendered as a whole
     for img in sorted(p for folder in folders for p in (folder / "images").iterdir()):
         photo = cv2.imread(str(img))
         label = img.parent.parent / "labels" / (img.stem + ".txt")
@@ -80,7 +81,7 @@ def load_tiles(*folders: Path) -> Tiles:
                 rows.append((len(photos), x1 * w, y1 * h, x2 * w, y2 * h, int(v[0])))
         photos.append(photo)
         names.append(img.name)
-        real.append(saw_hong_kong([img.parent.parent]))
+        real.append(hong_kong[img.parent.parent])
     return Tiles(photos, names, np.array(rows, dtype=np.float64).reshape(-1, 6), np.array(real, bool))
 
 

@@ -57,15 +57,15 @@ def clear(boxes: np.ndarray, width: int, height: int) -> np.ndarray:
     photographed askew, whose first upright-looking boxes held parts of three tiles: the
     profile's examples then taught the neighbours (models/README.md, "The unseen-real-set
     protocol")."""
+    from vision.detections import area, intersection
+
     x1, y1, x2, y2 = boxes.T
     w, h = x2 - x1, y2 - y1
-    across = np.clip(np.minimum(x2[:, None], x2) - np.maximum(x1[:, None], x1), 0, None)
-    down = np.clip(np.minimum(y2[:, None], y2) - np.maximum(y1[:, None], y1), 0, None)
-    covered = across * down
+    covered = intersection(boxes, boxes)
     np.fill_diagonal(covered, 0)
     whole = (x1 > 0) & (y1 > 0) & (x2 < width) & (y2 < height)
     straight = (w > FACE_ON[0] * h) & (w < FACE_ON[1] * h)
-    return whole & straight & (h >= CLEAR_HEIGHT) & (covered.max(1, initial=0) <= CLEAR_OVERLAP * w * h)
+    return whole & straight & (h >= CLEAR_HEIGHT) & (covered.max(1, initial=0) <= CLEAR_OVERLAP * area(boxes))
 
 
 def unseen_real_set(train: Path, valid: Path) -> None:
