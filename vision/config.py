@@ -11,12 +11,15 @@ from dataclasses import dataclass
 class Thresholds:
     """Chosen on the real training photos; the reasons stand beside each value."""
 
-    conf: float = 0.25  # working confidence: a tile read below it is left out
-    # ... unless the detector alone is this sure a tile lies there: a face the readers never
-    # saw still gets its box, marked low confidence for the player to check
-    tile_sure: float = 0.5
+    # working confidence: the detector's candidates below it are left out; a tile it finds
+    # keeps its box however unsure its face (a face the readers never saw still gets one),
+    # its confidence the detector's times the readers', low for the player to check
+    conf: float = 0.25
     iou: float = 0.7  # two boxes of one class overlapping this much are one tile (NMS)
     same_tile_iou: float = 0.7  # two boxes of different classes overlapping this much are one physical tile
+    # A box lying this share of its area or more inside a surer one is part of that tile (a
+    # column of a 4s or 9s boxed alone): askew rows' upright boxes overlap a third at most.
+    part_of_tile: float = 0.5
     vote_iou: float = 0.8  # candidates overlapping a kept box this much vote on where its edges lie
     vote_floor: float = 0.25  # ... if they score at least this; both chosen on 200 training photos
     # Where the detector does not know the set (of its tiles scoring `seen` or more, it is

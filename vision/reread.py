@@ -21,10 +21,9 @@ def reread(
     """The tiles of `found` (boxes in `img` pixels) as the readers read them: a face-up
     tile takes the face they read and P(tile here) x P(face) (with a tile-set profile,
     P(face) the surer of its reading and the general one's), a tile the detector reads
-    face down keeps that reading, and those below the working confidence are left out,
-    but for a tile the detector is sure of (`tile_sure`): where the tiles are is its
-    call, which tile the readers', and a tile they cannot read is one to check, not to
-    lose."""
+    face down keeps that reading. Every tile found stays: where the tiles are is the
+    detector's call, which tile the readers', and a tile they cannot read is one to check
+    (a low confidence), not to lose."""
     if tileset is None:
         (probs, seen), embedded = faces.read(img, found.boxes, config.reader_turns), None
     else:
@@ -39,5 +38,4 @@ def reread(
     classes = np.where(face_up, probs.argmax(1), found.classes)
     scores = np.where(face_up, found.scores * face_conf, found.scores)
     h, w = img.shape[:2]
-    kept = (scores >= config.conf) | (found.scores >= config.tile_sure)
-    return Detections(blend(found.boxes, seen, config.reader_box_share), scores, classes)[kept].clipped(w, h)
+    return Detections(blend(found.boxes, seen, config.reader_box_share), scores, classes).clipped(w, h)

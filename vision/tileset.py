@@ -37,8 +37,8 @@ from scoring.tiles import flower_name, kind_of
 from scoring.tiles import name as tile_name
 
 from .config import DEFAULT
-from .detections import area, intersection
 from .faces import DEFAULT_FACES, FACES
+from .voting import whole_tiles
 
 FORMAT = 1
 # Chosen on rendered hands of three art styles the readers never saw (samoheen, taiwan-drawn,
@@ -318,15 +318,6 @@ def reading_order(boxes: np.ndarray) -> list[int]:
     return [i for row in rows for i in sorted(row, key=lambda j: cx[j])]
 
 
-def _apart(boxes: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """`boxes` less each one lying half or more inside a surer one: on a set it has never
-    seen, the detector may find a tile of two columns (4s, 6s, 8p) as two, or three."""
-    order = np.argsort(-scores, kind="stable")
-    boxes = boxes[order]
-    inside = intersection(boxes, boxes) / np.maximum(area(boxes), 1e-9)[:, None]
-    return boxes[[i for i in range(len(boxes)) if not (inside[i, :i] >= 0.5).any()]]
-
-
 def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]], workers: int = WORKERS) -> Profile:
     """`profile` with the examples of every photo added: (name, BGR image, TILES in
     reading order). The detector finds the tiles (the finder first, where the detector
@@ -351,9 +342,8 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
 def _tiles_in(detector, img: np.ndarray) -> np.ndarray:
     """The boxes of the tiles in `img`, in reading order: the detector's alone, or, where
     it does not know the set (as it may not, the set being new), the finder's first
-    (`Detector.placed`)."""
-    candidates = detector.placed(img, detector.boxes(img, LEARNING), LEARNING)
-    boxes = _apart(candidates.boxes, candidates.scores)
+    (`Detector.placed`); a part of a tile boxed alone (`whole_tiles`) is no tile to count."""
+    boxes = whole_tiles(detector.placed(img, detector.boxes(img, LEARNING), LEARNING), LEARNING).boxes
     return boxes[reading_order(boxes)]
 
 

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from .config import Thresholds
-from .detections import Detections, box_iou
+from .detections import Detections, area, box_iou, intersection
 
 
 def vote(kept: np.ndarray, boxes: np.ndarray, scores: np.ndarray, config: Thresholds) -> np.ndarray:
@@ -25,7 +25,7 @@ def one_per_tile(candidates: Detections, config: Thresholds) -> Detections:
     """The candidates at the working confidence, one per physical tile, each placed by
     `vote`: of two boxes of one class on one tile the surer stays (`iou`), and of two boxes
     of different classes covering the same tile too (`same_tile_iou`: class-aware NMS
-    alone keeps both)."""
+    alone keeps both), and a part of a tile boxed alone goes (`whole_tiles`)."""
     if not len(candidates):
         return candidates
     boxes, scores = candidates.boxes, candidates.scores
@@ -33,4 +33,14 @@ def one_per_tile(candidates: Detections, config: Thresholds) -> Detections:
     keep = np.array(cv2.dnn.NMSBoxesBatched(xywh, scores.tolist(), candidates.classes.tolist(), config.conf, config.iou), dtype=int).reshape(-1)
     across = cv2.dnn.NMSBoxes([xywh[i] for i in keep], scores[keep].tolist(), 0.0, config.same_tile_iou)
     kept = candidates[keep[np.array(across, dtype=int).reshape(-1)]]
-    return kept.with_boxes(vote(kept.boxes, boxes, scores, config))
+    return whole_tiles(kept.with_boxes(vote(kept.boxes, boxes, scores, config)), config)
+
+
+def whole_tiles(found: Detections, config: Thresholds) -> Detections:
+    """`found` less each box lying `part_of_tile` or more inside a surer one, surest first:
+    the detector may box one column of a tile of two (4s, 6s, 8p, 9s) as a tile of its
+    own, a box NMS keeps, its overlap with the whole tile being about half."""
+    order = np.argsort(-found.scores, kind="stable")
+    found = found[order]
+    inside = intersection(found.boxes, found.boxes) / np.maximum(area(found.boxes), 1e-9)[:, None]
+    return found[np.array([not (inside[i, :i] >= config.part_of_tile).any() for i in range(len(found))], dtype=bool)]
