@@ -102,20 +102,20 @@ class Detector:
         finder = self.finding(img, located, config)
         if out_of_shape(found, config) and not a_few_in_shape(finder, config):
             h, w = img.shape[:2]
-            found = reproportioned(lambda size: self.read(img, config, size), w, h, found, config)
+            squeezed = reproportioned(lambda size: self.boxes_at(img, config, size), w, h, located, config)
+            found = own if squeezed is located else self.named(img, squeezed, config)
         if found is own and finder is not None:
             found = self.named(img, joined(located, finder, config), config)
         tiles = [Tile(CLASSES[int(c)], float(s), tuple(float(v) for v in b)) for b, s, c in zip(found.boxes, found.scores, found.classes)]
         return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
 
-    def read(self, img: np.ndarray, config: Thresholds, size: tuple[int, int]) -> Detections:
-        """The tiles in `img` (boxes in its pixels): the detector's, reading it resized to
-        `size` (w, h), whole (a squeezed copy is not read in windows: 18 copies of a 12 MP
-        photo would take seconds), then the readers', reading each tile from `img` itself,
-        where a squeeze has not blurred it."""
+    def boxes_at(self, img: np.ndarray, config: Thresholds, size: tuple[int, int]) -> Detections:
+        """The detector's tiles in `img` resized to `size` (w, h), boxes in `img`'s own
+        pixels, whole (a squeezed copy is not read in windows: 18 copies of a 12 MP photo
+        would take seconds). The readers read the winning squeeze's tiles from `img`
+        itself, where a squeeze has not blurred them."""
         (h, w), (nw, nh) = img.shape[:2], size
-        found = self.boxes(cv2.resize(img, size, interpolation=cv2.INTER_AREA), config, windows=False).scaled(w / nw, h / nh)
-        return self.named(img, found, config)
+        return self.boxes(cv2.resize(img, size, interpolation=cv2.INTER_AREA), config, windows=False).scaled(w / nw, h / nh)
 
     def finding(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections | None:
         """The finder's tiles where the detector, having found `located`, does not know the
