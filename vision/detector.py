@@ -95,17 +95,19 @@ class Detector:
         set, the finder says where the tiles lie, the detector's filling in, before the
         readers name them. A photo that shows no tile read surely, or tiles far too long,
         is read again at other proportions, unless the finder sees a lone tile or a
-        close-up in it."""
+        close-up in it; a squeeze takes the place of where the tiles lie only where the
+        detector finds tiles in it surer than there."""
         config = config or self.config
         located = self.boxes(img, config)
         found = own = self.named(img, located, config)
         finder = self.finding(img, located, config)
+        placed = joined(located, finder, config)
         if out_of_shape(found, config) and not a_few_in_shape(finder, config):
             h, w = img.shape[:2]
-            squeezed = reproportioned(lambda size: self.boxes_at(img, config, size), w, h, located, config)
-            found = own if squeezed is located else self.named(img, squeezed, config)
+            squeezed = reproportioned(lambda size: self.boxes_at(img, config, size), w, h, placed, config)
+            found = own if squeezed is placed else self.named(img, squeezed, config)
         if found is own and finder is not None:
-            found = self.named(img, joined(located, finder, config), config)
+            found = self.named(img, placed, config)
         tiles = [Tile(CLASSES[int(c)], float(s), tuple(float(v) for v in b)) for b, s, c in zip(found.boxes, found.scores, found.classes)]
         return sorted(tiles, key=lambda t: (t.box[1], t.box[0]))
 
@@ -127,8 +129,7 @@ class Detector:
     def placed(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections:
         """Where the tiles lie: the detector's `located`, or, where it does not know the
         set, the finder's tiles with the detector's filling in (`finder.joined`)."""
-        finder = self.finding(img, located, config)
-        return located if finder is None else joined(located, finder, config)
+        return joined(located, self.finding(img, located, config), config)
 
     def named(self, img: np.ndarray, found: Detections, config: Thresholds) -> Detections:
         """`found` as the readers read it (`reread.py`), or as found where there are none."""

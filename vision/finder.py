@@ -52,11 +52,14 @@ def knows_the_set(found: Detections, config: Thresholds) -> bool:
     return sure >= config.finder_hand or len(scores) >= config.few_tiles and sure >= config.finder_share * len(scores)
 
 
-def joined(found: Detections, finder: Detections, config: Thresholds) -> Detections:
+def joined(found: Detections, finder: Detections | None, config: Thresholds) -> Detections:
     """The finder's tiles and each of the detector's tiles `found` that overlaps none of
     them at IoU `finder_apart` or more: in a set the detector does not know, where a
     tile lies is the finder's call (on held-out art it boxes each tile once, where the
-    detector may box half a tile or two), the detector's fill in what it missed."""
+    detector may box half a tile or two), the detector's fill in what it missed. No
+    finder's tiles (None: the detector knows the set, it was not asked): `found` alone."""
+    if finder is None:
+        return found
     if not len(finder) or not len(found):
         return Detections.concat([found, finder])
     return Detections.concat([finder, found[box_iou(found.boxes, finder.boxes).max(1) < config.finder_apart]])
