@@ -36,6 +36,15 @@ class Thresholds:
     finder_known: float = 0.5
     finder_share: float = 0.75
     finder_hand: int = 16  # ... or it is sure of a whole hand's tiles, the unsure rest discards and walls
+    # Where it knows the set but is sure of fewer than a hand and unsure of some tile, the
+    # finder's tiles that continue a row of its sure ones join them (`finder.row_mates`):
+    # of a tile's size within `row_size` either way, level with it by `row_level` of its
+    # height, less than `row_gap` of its width beside it. Chosen on renders of held-out
+    # styles and the Hong Kong validation photos (models/README.md): the finder's slivers
+    # at the frame and in the gaps between tiles are narrower.
+    row_size: float = 0.75
+    row_level: float = 0.6
+    row_gap: float = 0.5
     reader_box_share: float = 0.4  # a box's final edges: this share the face reader's, the rest the detector's
     # The face reader reads each tile at this many turns, evenly spaced, 1 to 4, and takes
     # the mean: a tile lies any way round on a table. Chosen in session 19 on the

@@ -20,7 +20,7 @@ from .classes import CLASSES
 from .config import DEFAULT, Thresholds
 from .detections import Detections
 from .faces import FaceReader
-from .finder import TileFinder, joined, knows_the_set
+from .finder import TileFinder, joined, knows_the_set, row_mates
 from .flowers import FlowerReader
 from .models import DEFAULT_FACES, DEFAULT_FINDER, DEFAULT_FLOWERS, DEFAULT_MODEL
 from .network import TileNetwork
@@ -121,10 +121,20 @@ class Detector:
 
     def finding(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections | None:
         """The finder's tiles where the detector, having found `located`, does not know the
-        set; None where it does, or where there is no finder."""
-        if self.finder is None or knows_the_set(located, config):
+        set; where it knows it but is sure of fewer than a hand (`finder_hand`) and unsure
+        of some tile (it scores one `seen` but under `finder_known`), those of the finder's
+        tiles that continue its rows (`row_mates`); None where there are none of those,
+        where it is sure of a hand or of every tile it sees (the finder would cost as much
+        again, for nothing), or where there is no finder."""
+        if self.finder is None:
             return None
-        return self.finder(img, config)
+        if not knows_the_set(located, config):
+            return self.finder(img, config)
+        sure = located.scores >= config.finder_known
+        if sure.sum() >= config.finder_hand or not (located.scores[~sure] >= config.seen).any():
+            return None
+        mates = row_mates(located, self.finder(img, config), config)
+        return mates if len(mates) else None
 
     def placed(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections:
         """Where the tiles lie: the detector's `located`, or, where it does not know the

@@ -44,12 +44,46 @@ def knows_the_set(found: Detections, config: Thresholds) -> bool:
     `seen` or more, whatever the working confidence (`taiscore eval` reads down to
     0.001, where a photo shows hundreds of faint candidates), it scores `finder_known`
     or more a whole hand's worth (`finder_hand`), or `few_tiles` or more and a share
-    `finder_share` of them. Then the finder is not asked: the tiles it alone would add
-    are walls, loose discards and edges, which the labels of the set the detector learnt
-    never box and a hand's photo leaves out."""
+    `finder_share` of them. Then the finder's tiles do not take the place of its own: the
+    tiles it alone would add are walls, loose discards and edges, which the labels of the
+    set the detector learnt never box and a hand's photo leaves out; only those
+    continuing the detector's rows join them (`row_mates`)."""
     scores = found.scores[found.scores >= config.seen]
     sure = int((scores >= config.finder_known).sum())
     return sure >= config.finder_hand or len(scores) >= config.few_tiles and sure >= config.finder_share * len(scores)
+
+
+def row_mates(found: Detections, finder: Detections, config: Thresholds) -> Detections:
+    """The finder's tiles that continue a row of the detector's sure tiles (`finder_known`)
+    in `found`, overlapping none of its tiles (`finder_apart`): each as tall and as wide
+    as a tile of the row (within `row_size` either way), level with it (their heights
+    overlapping `row_level` of the shorter) and beside it (less than `row_gap` of the
+    narrower's width between), the row grown by each tile taken. Where the detector knows
+    a set from a few sure tiles it may miss the rest of the hand beside them; the finder's
+    boxes elsewhere (discards, walls) and its slivers (a tile's edge at the frame, the
+    gap between two tiles) are not taken."""
+    sure = found.boxes[found.scores >= config.finder_known]
+    if not len(finder) or not len(sure):
+        return finder[np.zeros(len(finder), bool)]
+    apart = box_iou(finder.boxes, found.boxes).max(1) < config.finder_apart if len(found) else np.ones(len(finder), bool)
+    candidates, taken = finder[apart], np.zeros(int(apart.sum()), bool)
+    row = sure
+    while True:
+        beside = ~taken & _beside(candidates.boxes, row, config).any(1)
+        if not beside.any():
+            return candidates[taken]
+        taken |= beside
+        row = np.concatenate([row, candidates.boxes[beside]])
+
+
+def _beside(a: np.ndarray, b: np.ndarray, config: Thresholds) -> np.ndarray:
+    """N x M: whether box a[i] continues a row holding box b[j] (`row_mates`)."""
+    wa, ha, wb, hb = a[:, 2] - a[:, 0], a[:, 3] - a[:, 1], b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+    wide, tall = wa[:, None] / np.maximum(wb[None], 1e-9), ha[:, None] / np.maximum(hb[None], 1e-9)
+    alike = (wide > config.row_size) & (wide < 1 / config.row_size) & (tall > config.row_size) & (tall < 1 / config.row_size)
+    gap = np.maximum(a[:, None, 0] - b[None, :, 2], b[None, :, 0] - a[:, None, 2])
+    level = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
+    return alike & (gap < config.row_gap * np.minimum(wa[:, None], wb[None])) & (level > config.row_level * np.minimum(ha[:, None], hb[None]))
 
 
 def joined(found: Detections, finder: Detections | None, config: Thresholds) -> Detections:
