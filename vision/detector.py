@@ -137,8 +137,8 @@ class Detector:
         return mates if len(mates) else None
 
     def placed(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections:
-        """Where the tiles lie: the detector's `located`, or, where it does not know the
-        set, the finder's tiles with the detector's filling in (`finder.joined`)."""
+        """Where the tiles lie: the detector's `located` and, where it asks the finder
+        (`finding`), the finder's tiles joined to them (`finder.joined`)."""
         return joined(located, self.finding(img, located, config), config)
 
     def named(self, img: np.ndarray, found: Detections, config: Thresholds) -> Detections:
