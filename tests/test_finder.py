@@ -151,21 +151,26 @@ def test_a_hand_of_a_set_the_detector_never_saw_is_squeezed_only_where_tiles_lie
 
 
 def test_the_finders_tiles_continuing_a_row_of_the_detectors_sure_tiles_join_it_and_no_others():
-    found = Detections(np.array([[0.0, 0, 30, 40], [32, 0, 62, 40], [64, 1, 94, 41], [300, 0, 330, 40]]), np.array([0.9, 0.9, 0.8, 0.3]), np.zeros(4, int))
+    found = Detections(
+        np.array([[0.0, 0, 30, 40], [32, 0, 62, 40], [64, 1, 94, 41], [300, 0, 330, 40], [0, 100, 30, 140]]),
+        np.array([0.9, 0.9, 0.8, 0.3, 0.9]),
+        np.zeros(5, int),
+    )
     finder = Detections(
         np.array([
             [96.0, 0, 126, 40],  # beside the row's last sure tile
             [128, 2, 158, 42],  # beside that one: the row grows
             [0, 200, 30, 240],  # a discard, away from the row
             [-6, 0, -1, 40],  # a sliver at the row's end: far narrower than a tile
-            [-70, 0, -10, 80],  # beside the row, twice as tall: not one of its tiles
+            [-40, 0, -10, 80],  # beside the row, as wide but twice as tall: not one of its tiles
+            [150, 60, 180, 100],  # as large, its left edge by the grown row's end, but below it
             [266, 0, 296, 40],  # beside the detector's unsure tile only
             [1, 0, 31, 40],  # the detector's own tile
         ]),
-        np.full(7, 0.8),
-        np.full(7, UNNAMED),
+        np.full(8, 0.8),
+        np.full(8, UNNAMED),
     )
     mates = row_mates(found, finder, DEFAULT)
     assert mates.boxes.tolist() == [[96, 0, 126, 40], [128, 2, 158, 42]]
-    assert len(row_mates(found, finder[np.zeros(7, bool)], DEFAULT)) == 0
-    assert len(row_mates(found[np.array([False, False, False, True])], finder, DEFAULT)) == 0  # no sure tile, no row
+    assert len(row_mates(found, finder[np.zeros(8, bool)], DEFAULT)) == 0
+    assert len(row_mates(found[np.array([False, False, False, True, False])], finder, DEFAULT)) == 0  # no sure tile, no row

@@ -93,12 +93,13 @@ class Detector:
         """Every tile with its code, confidence and box, top to bottom, left to right, read
         at `config` (the detector's own by default). Where the detector does not know the
         set, the finder says where the tiles lie, the detector's filling in, before the
-        readers name them. A photo that shows no tile read surely, or tiles far too long,
+        readers name them; where it knows the set but misses some, the finder's tiles
+        continuing its rows join its own (`completed`). A photo that shows no tile read surely, or tiles far too long,
         is read again at other proportions, unless the finder sees a lone tile or a
         close-up in it; a squeeze takes the place of where the tiles lie only where the
         detector finds tiles in it surer than there."""
         config = config or self.config
-        located = self.boxes(img, config)
+        located = self.completed(img, self.boxes(img, config), config)
         found = own = self.named(img, located, config)
         finder = self.finding(img, located, config)
         placed = joined(located, finder, config)
@@ -121,24 +122,28 @@ class Detector:
 
     def finding(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections | None:
         """The finder's tiles where the detector, having found `located`, does not know the
-        set; where it knows it but is sure of fewer than a hand (`finder_hand`) and unsure
-        of some tile (it scores one `seen` but under `finder_known`), those of the finder's
-        tiles that continue its rows (`row_mates`); None where there are none of those,
-        where it is sure of a hand or of every tile it sees (the finder would cost as much
-        again, for nothing), or where there is no finder."""
-        if self.finder is None:
+        set; None where it does, or where there is no finder."""
+        if self.finder is None or knows_the_set(located, config):
             return None
-        if not knows_the_set(located, config):
-            return self.finder(img, config)
+        return self.finder(img, config)
+
+    def completed(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections:
+        """The detector's tiles `located` and, where it knows the set but is sure of fewer
+        than a hand (`finder_hand`) and unsure of some tile (it scores one `seen` but under
+        `finder_known`), the finder's tiles that continue its rows (`row_mates`). Where it
+        is sure of a hand or of every tile it sees, the finder is not asked: it would cost
+        as much again, for nothing."""
         sure = located.scores >= config.finder_known
-        if sure.sum() >= config.finder_hand or not (located.scores[~sure] >= config.seen).any():
-            return None
-        mates = row_mates(located, self.finder(img, config), config)
-        return mates if len(mates) else None
+        if self.finder is None or not knows_the_set(located, config) or sure.sum() >= config.finder_hand:
+            return located
+        if not (located.scores[~sure] >= config.seen).any():
+            return located
+        return Detections.concat([located, row_mates(located, self.finder(img, config), config)])
 
     def placed(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections:
-        """Where the tiles lie: the detector's `located` and, where it asks the finder
-        (`finding`), the finder's tiles joined to them (`finder.joined`)."""
+        """Where the tiles lie: the detector's `located`, completed (`completed`), and,
+        where it does not know the set, the finder's tiles first (`finder.joined`)."""
+        located = self.completed(img, located, config)
         return joined(located, self.finding(img, located, config), config)
 
     def named(self, img: np.ndarray, found: Detections, config: Thresholds) -> Detections:

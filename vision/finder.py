@@ -47,7 +47,7 @@ def knows_the_set(found: Detections, config: Thresholds) -> bool:
     `finder_share` of them. Then the finder's tiles do not take the place of its own: the
     tiles it alone would add are walls, loose discards and edges, which the labels of the
     set the detector learnt never box and a hand's photo leaves out; only those
-    continuing the detector's rows join them (`row_mates`)."""
+    continuing the detector's rows join them (`row_mates`, `Detector.completed`)."""
     scores = found.scores[found.scores >= config.seen]
     sure = int((scores >= config.finder_known).sum())
     return sure >= config.finder_hand or len(scores) >= config.few_tiles and sure >= config.finder_share * len(scores)
@@ -58,14 +58,16 @@ def row_mates(found: Detections, finder: Detections, config: Thresholds) -> Dete
     in `found`, overlapping none of its tiles (`finder_apart`): each as tall and as wide
     as a tile of the row (within `row_size` either way), level with it (their heights
     overlapping `row_level` of the shorter) and beside it (less than `row_gap` of the
-    narrower's width between), the row grown by each tile taken. Where the detector knows
+    narrower's width between them, or over each other: the upright boxes of an askew row
+    overlap, and a box that is the same tile overlaps it at `finder_apart` already), the
+    row grown by each tile taken. Where the detector knows
     a set from a few sure tiles it may miss the rest of the hand beside them; the finder's
     boxes elsewhere (discards, walls) and its slivers (a tile's edge at the frame, the
     gap between two tiles) are not taken."""
     sure = found.boxes[found.scores >= config.finder_known]
     if not len(finder) or not len(sure):
         return finder[np.zeros(len(finder), bool)]
-    apart = box_iou(finder.boxes, found.boxes).max(1) < config.finder_apart if len(found) else np.ones(len(finder), bool)
+    apart = box_iou(finder.boxes, found.boxes).max(1) < config.finder_apart
     candidates, taken = finder[apart], np.zeros(int(apart.sum()), bool)
     row = sure
     while True:
@@ -91,7 +93,7 @@ def joined(found: Detections, finder: Detections | None, config: Thresholds) -> 
     them at IoU `finder_apart` or more: in a set the detector does not know, where a
     tile lies is the finder's call (on held-out art it boxes each tile once, where the
     detector may box half a tile or two), the detector's fill in what it missed. No
-    finder's tiles (None: the detector knows the set, it was not asked): `found` alone."""
+    finder's tiles (None: the detector knows the set): `found` alone."""
     if finder is None:
         return found
     if not len(finder) or not len(found):

@@ -42,8 +42,8 @@ def squeezed(w: int, h: int, stretch: float, along_x: bool) -> Size:
 
 
 def surer(candidate: Detections, than: Detections, config: Thresholds) -> bool:
-    """Whether a squeezed reading beats `than`: more of the detector's confidence in the
-    tiles it sees, and at least `few_tiles` of them found `sure`ly (of 18 readings of a
+    """Whether a squeezed reading beats `than`: more confidence that tiles lie where it
+    sees them, and at least `few_tiles` of them found `sure`ly (of 18 readings of a
     photo the detector reads poorly, one may see a few tiles at low confidence, which is
     no reason to read it out of shape)."""
     scores, other = candidate.scores, than.scores
@@ -55,8 +55,9 @@ def reproportioned(read: Callable[[Size], Detections], w: int, h: int, reading: 
     the tiles in it resized to a size, boxes in the photo's own pixels): squeezed by each
     of `stretches` along either side, then by a quarter step either side of the best. The
     reading with the most confidence in the tiles it finds wins (`surer`), the photo's own
-    (`reading`) included. Where tiles lie is the detector's call: the readers' confidence
-    would keep a set they do not know from ever winning (models/README.md)."""
+    (`reading`: where the detector, and the finder where it was asked, place the tiles)
+    included. The readers' confidence would keep a set they do not know from ever
+    winning (models/README.md)."""
     best, how = reading, None
     for stretch, along_x in [(s, x) for s in config.stretches for x in (True, False)]:
         candidate = read(squeezed(w, h, stretch, along_x))

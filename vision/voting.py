@@ -37,9 +37,10 @@ def one_per_tile(candidates: Detections, config: Thresholds) -> Detections:
 
 
 def whole_tiles(found: Detections, config: Thresholds) -> Detections:
-    """`found` less each box lying `part_of_tile` or more inside a surer one, surest first:
-    the detector may box one column of a tile of two (4s, 6s, 8p, 9s) as a tile of its
-    own, a box NMS keeps, its overlap with the whole tile being about half."""
+    """`found`, surest first, less each box lying `part_of_tile` or more inside a surer
+    one (whether that one stays or not): the detector may box one column of a tile of two
+    (4s, 6s, 8p, 9s) as a tile of its own, a box NMS keeps, its overlap with the whole
+    tile being about half."""
     order = np.argsort(-found.scores, kind="stable")
     found = found[order]
     inside = intersection(found.boxes, found.boxes) / np.maximum(area(found.boxes), 1e-9)[:, None]
