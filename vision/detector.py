@@ -94,10 +94,10 @@ class Detector:
         at `config` (the detector's own by default). Where the detector does not know the
         set, the finder says where the tiles lie, the detector's filling in, before the
         readers name them; where it knows the set but misses some, the finder's tiles
-        continuing its rows join its own (`completed`). A photo that shows no tile read surely, or tiles far too long,
-        is read again at other proportions, unless the finder sees a lone tile or a
-        close-up in it; a squeeze takes the place of where the tiles lie only where the
-        detector finds tiles in it surer than there."""
+        continuing its rows join its own (`completed`). A photo that shows no tile read
+        surely, or tiles far too long, is read again at other proportions, unless the
+        finder sees a lone tile or a close-up in it; a squeeze takes the place of where
+        the tiles lie only where the detector finds tiles in it surer than there."""
         config = config or self.config
         located = self.completed(img, self.boxes(img, config), config)
         found = own = self.named(img, located, config)
@@ -134,9 +134,8 @@ class Detector:
         is sure of a hand or of every tile it sees, the finder is not asked: it would cost
         as much again, for nothing."""
         sure = located.scores >= config.finder_known
-        if self.finder is None or not knows_the_set(located, config) or sure.sum() >= config.finder_hand:
-            return located
-        if not (located.scores[~sure] >= config.seen).any():
+        unsure = (located.scores[~sure] >= config.seen).any()
+        if self.finder is None or sure.sum() >= config.finder_hand or not unsure or not knows_the_set(located, config):
             return located
         return Detections.concat([located, row_mates(located, self.finder(img, config), config)])
 

@@ -60,13 +60,13 @@ def row_mates(found: Detections, finder: Detections, config: Thresholds) -> Dete
     overlapping `row_level` of the shorter) and beside it (less than `row_gap` of the
     narrower's width between them, or over each other: the upright boxes of an askew row
     overlap, and a box that is the same tile overlaps it at `finder_apart` already), the
-    row grown by each tile taken. Where the detector knows
-    a set from a few sure tiles it may miss the rest of the hand beside them; the finder's
-    boxes elsewhere (discards, walls) and its slivers (a tile's edge at the frame, the
-    gap between two tiles) are not taken."""
+    row grown by each tile taken. Where the detector knows a set from a few sure tiles it
+    may miss the rest of the hand beside them; the finder's boxes elsewhere (discards,
+    walls) and its slivers (a tile's edge at the frame, the gap between two tiles) are
+    not taken."""
     sure = found.boxes[found.scores >= config.finder_known]
     if not len(finder) or not len(sure):
-        return finder[np.zeros(len(finder), bool)]
+        return Detections.empty()
     apart = box_iou(finder.boxes, found.boxes).max(1) < config.finder_apart
     candidates, taken = finder[apart], np.zeros(int(apart.sum()), bool)
     row = sure

@@ -41,7 +41,6 @@ def whole_tiles(found: Detections, config: Thresholds) -> Detections:
     one (whether that one stays or not): the detector may box one column of a tile of two
     (4s, 6s, 8p, 9s) as a tile of its own, a box NMS keeps, its overlap with the whole
     tile being about half."""
-    order = np.argsort(-found.scores, kind="stable")
-    found = found[order]
+    found = found[np.argsort(-found.scores, kind="stable")]
     inside = intersection(found.boxes, found.boxes) / np.maximum(area(found.boxes), 1e-9)[:, None]
-    return found[np.array([not (inside[i, :i] >= config.part_of_tile).any() for i in range(len(found))], dtype=bool)]
+    return found[~np.tril(inside >= config.part_of_tile, -1).any(1)]
