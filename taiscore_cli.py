@@ -68,9 +68,10 @@ def _detector(args: argparse.Namespace):
 
     faces = None if args.faces == "none" else args.faces
     flowers = None if args.flowers == "none" else args.flowers
+    characters = None if args.characters == "none" else args.characters
     tileset = _tileset(args.tileset, faces) if args.tileset else None
     try:
-        return Detector(args.model, faces=faces, flowers=flowers, tileset=tileset)
+        return Detector(args.model, faces=faces, flowers=flowers, tileset=tileset, characters=characters)
     except (OSError, ValueError) as e:
         raise InputError(f"model: {e}") from None
 
@@ -278,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(run=cmd_bench)
 
     def photo_command(name: str, help_: str, run: Callable, *args: tuple[str, dict]) -> None:
-        from vision.models import DEFAULT_FACES, DEFAULT_FLOWERS, DEFAULT_MODEL
+        from vision.models import DEFAULT_CHARACTERS, DEFAULT_FACES, DEFAULT_FLOWERS, DEFAULT_MODEL
 
         c = sub.add_parser(name, help=help_)
         for flag, kw in args:
@@ -286,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
         c.add_argument("--model", default=str(DEFAULT_MODEL), help="an ONNX detector with the 43 taiscore classes")
         c.add_argument("--faces", default=str(DEFAULT_FACES), help="an ONNX face reader with the 42 tile faces; 'none': the detector's own reading")
         c.add_argument("--flowers", default=str(DEFAULT_FLOWERS), help="an ONNX flower reader with the 8 flowers, for the tiles the face reader says may be one; 'none': the face reader's reading")
+        c.add_argument("--characters", default=str(DEFAULT_CHARACTERS), help="an ONNX text recogniser (PP-OCRv4's) reading the characters of the tiles the readers are unsure of; 'none': the readers' reading")
         c.add_argument("--tileset", metavar="NAME", help="read with the profile of your own tile set (taiscore tileset learn)")
         c.set_defaults(run=run)
 

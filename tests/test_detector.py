@@ -158,7 +158,7 @@ def test_cli_detect_contract(tmp_path):
 
 
 @pytest.mark.shared("art")
-def test_cli_reads_with_or_without_the_face_and_flower_readers_and_refuses_a_bad_model(tmp_path):
+def test_cli_reads_with_or_without_the_face_and_flower_readers_and_the_text_recogniser_and_refuses_a_bad_model(tmp_path):
     import subprocess
     import sys
 
@@ -166,10 +166,10 @@ def test_cli_reads_with_or_without_the_face_and_flower_readers_and_refuses_a_bad
 
     photo = str(render_hand("1m 2m 3m".split(), "4m", tmp_path / "hand.png"))
     run = lambda *a: subprocess.run([sys.executable, "-m", "taiscore_cli", "detect", photo, "--json", *a], capture_output=True, text=True, cwd=ROOT)  # noqa: E731
-    for readers in ([], ["--flowers", "none"], ["--faces", "none"]):
+    for readers in ([], ["--flowers", "none"], ["--characters", "none"], ["--faces", "none"]):
         r = run(*readers)
         assert r.returncode == 0 and json.loads(r.stdout)[0]["tiles"], r.stderr
     (tmp_path / "bad.onnx").write_bytes(b"not a model")
-    for reader in ("--faces", "--flowers"):
+    for reader in ("--faces", "--flowers", "--characters"):
         bad = run(reader, str(tmp_path / "bad.onnx"))
         assert bad.returncode == 2 and bad.stdout == "" and "not a loadable ONNX model" in bad.stderr

@@ -70,3 +70,47 @@ def test_the_blended_boxes_lie_nearer_the_labelled_tiles_than_the_detectors_own(
             near[share] += iou[iou >= 0.5].tolist()
     means = {share: float(np.mean(v)) for share, v in near.items()}
     assert len(near[0.0]) >= 50 and means[DEFAULT.reader_box_share] > means[0.0] + 0.005, means
+
+
+class _Characters:
+    """A text recogniser that reads 6m's characters at 0.5 on every tile it is asked about."""
+
+    def __init__(self):
+        self.asked = []
+
+    def read(self, img, boxes):
+        self.asked.append(boxes.copy())
+        evidence = np.zeros((len(boxes), len(FACES)))
+        evidence[:, INDEX["6m"]] = 0.5
+        return evidence
+
+
+class _SureOfOne:
+    """A face reader sure the first tile is 2p (0.95); of the second, 9s 0.3 and 1m 0.2."""
+
+    def read(self, img, boxes, turns=1):
+        probs = np.full((len(boxes), len(FACES)), 0.5 / (len(FACES) - 2))
+        probs[:, INDEX["9s"]], probs[:, INDEX["1m"]] = 0.3, 0.2
+        probs[0] = 0.05 / (len(FACES) - 1)
+        probs[0, INDEX["2p"]] = 0.95
+        return probs, boxes
+
+
+def test_a_tile_the_readers_are_unsure_of_takes_the_face_whose_characters_the_recogniser_reads():
+    found = Detections(np.array([[0.0, 0, 50, 70], [100, 0, 150, 70], [160, 0, 210, 70]]), np.array([0.9, 0.8, 0.7]), np.array([INDEX["2p"], INDEX["1m"], BACK]))
+    characters = _Characters()
+    got = reread(np.zeros((100, 240, 3), np.uint8), found, _SureOfOne(), None, DEFAULT, characters=characters)
+    # asked only about the unsure face-up tile: 6m's odds (0.5 / 40) times 1 + 400 x 0.5 outweigh 9s at 0.3
+    assert len(characters.asked) == 1 and characters.asked[0].tolist() == [[100.0, 0, 150, 70]]
+    assert got.classes.tolist() == [INDEX["2p"], INDEX["6m"], BACK]
+    assert got.scores[0] == pytest.approx(0.9 * 0.95) and got.scores[1] == pytest.approx(0.8 * 2.5125 / 3.5)
+
+
+def test_where_the_recogniser_reads_nothing_the_readers_reading_stands():
+    class _Blank(_Characters):
+        def read(self, img, boxes):
+            return np.zeros((len(boxes), len(FACES)))
+
+    found = Detections(np.array([[100.0, 0, 150, 70]]), np.array([0.8]), np.array([INDEX["1m"]]))
+    got = reread(np.zeros((100, 240, 3), np.uint8), found, _Puzzled(), None, DEFAULT, characters=_Blank())
+    assert got.classes.tolist() == [INDEX["9s"]] and got.scores == pytest.approx([0.24])

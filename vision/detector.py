@@ -16,13 +16,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .characters import CharacterReader
 from .classes import CLASSES
 from .config import DEFAULT, Thresholds
 from .detections import Detections
 from .faces import FaceReader
 from .finder import TileFinder, joined, knows_the_set, row_mates
 from .flowers import FlowerReader
-from .models import DEFAULT_FACES, DEFAULT_FINDER, DEFAULT_FLOWERS, DEFAULT_MODEL
+from .models import DEFAULT_CHARACTERS, DEFAULT_FACES, DEFAULT_FINDER, DEFAULT_FLOWERS, DEFAULT_MODEL
 from .network import TileNetwork
 from .reread import reread
 from .reshape import a_few_in_shape, out_of_shape, reproportioned
@@ -62,7 +63,8 @@ class Tile:
 class Detector:
     """Loads the ONNX models once; `detect` takes a BGR image of any size. The face reader
     is left out where `faces` is None, the flower reader where `flowers` (or `faces`) is,
-    the finder where `finder` (or `faces`: no reader would name its tiles) is."""
+    the text recogniser where `characters` (or `faces`) is, the finder where `finder` (or
+    `faces`: no reader would name its tiles) is."""
 
     def __init__(
         self,
@@ -73,12 +75,14 @@ class Detector:
         flowers: Path | None = DEFAULT_FLOWERS,
         tileset: Profile | None = None,
         finder: Path | None = DEFAULT_FINDER,
+        characters: Path | None = DEFAULT_CHARACTERS,
     ):
         self.network = TileNetwork(model, threads)
         self.finder = TileFinder(finder, threads) if faces is not None and finder is not None else None
         self.config = config
         self.faces = FaceReader(faces, threads) if faces is not None else None
         self.flowers = FlowerReader(flowers, threads) if faces is not None and flowers is not None else None
+        self.characters = CharacterReader(characters, threads) if faces is not None and characters is not None else None
         self.faces_file = faces
         self.tileset = tileset.usable_with(self.faces, faces) if tileset is not None else None
 
@@ -149,7 +153,7 @@ class Detector:
         """`found` as the readers read it (`reread.py`), or as found where there are none."""
         if self.faces is None or not len(found):
             return found
-        return reread(img, found, self.faces, self.flowers, config, self.tileset)
+        return reread(img, found, self.faces, self.flowers, config, self.tileset, self.characters)
 
     def boxes(self, img: np.ndarray, config: Thresholds | None = None, windows: bool = True) -> Detections:
         """The detector alone: one box per physical tile, windows over a very wide or very

@@ -21,6 +21,7 @@ tile read right and nothing else read), all at the detector's working confidence
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -29,10 +30,11 @@ from pathlib import Path
 import numpy as np
 
 from .classes import CLASSES
+from .config import DEFAULT
 from .detector import Detector
 from .evaluate import arrays, claimed, image_files, labels_for
 from .image import load
-from .models import DEFAULT_FACES, DEFAULT_FLOWERS, HONG_KONG_KEY, UNSEEN_FACES
+from .models import DEFAULT_CHARACTERS, DEFAULT_FACES, DEFAULT_FLOWERS, HONG_KONG_KEY, UNSEEN_FACES
 
 ROOT = Path(__file__).resolve().parents[1]
 HONG_KONG = ROOT / "work" / "datasets" / "real" / "valid"
@@ -131,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--faces", type=Path, default=DEFAULT_FACES, help="the face reader of every row but the unseen real set's")
     p.add_argument("--flowers", type=Path, default=DEFAULT_FLOWERS, help="the flower reader beside it")
     p.add_argument("--unseen-faces", type=Path, default=UNSEEN_FACES, help="the unseen real set's face reader: one that never saw a Hong Kong photo (read alone, with no flower reader)")
+    p.add_argument("--characters", default=str(DEFAULT_CHARACTERS), help="the text recogniser reading the characters of the tiles the readers are unsure of, in every row; 'none': the readers alone")
+    p.add_argument("--character-odds", type=float, default=DEFAULT.character_odds, help="how far the text recogniser's reading weighs (Thresholds.character_odds)")
     args = p.parse_args(argv)
     if not (args.real / "images").is_dir():
         print(f"no validation photos at {args.real}/images: build the dataset view first (datasets/README.md)", file=sys.stderr)
@@ -144,7 +148,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from tqdm import tqdm
 
-    shipped, unseen = Detector(faces=args.faces, flowers=args.flowers), Detector(faces=args.unseen_faces, flowers=None)
+    characters = None if args.characters == "none" else Path(args.characters)
+    config = dataclasses.replace(DEFAULT, character_odds=args.character_odds)
+    shipped = Detector(faces=args.faces, flowers=args.flowers, characters=characters, config=config)
+    unseen = Detector(faces=args.unseen_faces, flowers=None, characters=characters, config=config)
     real = image_files(args.real)
     rows = {f"unseen real set: the Hong Kong validation photos ({len(real)}), a face reader that never saw a Hong Kong photo": (hong_kong(args.real), unseen)}
     rows |= {name: (read, shipped) for name, read in rendered_rows(args.n, args.max_side).items()}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .blend import blend
+from .characters import CharacterReader
 from .classes import BACK
 from .config import Thresholds
 from .detections import Detections
@@ -16,14 +17,21 @@ from .tileset import Profile
 
 
 def reread(
-    img: np.ndarray, found: Detections, faces: FaceReader, flowers: FlowerReader | None, config: Thresholds, tileset: Profile | None = None
+    img: np.ndarray,
+    found: Detections,
+    faces: FaceReader,
+    flowers: FlowerReader | None,
+    config: Thresholds,
+    tileset: Profile | None = None,
+    characters: CharacterReader | None = None,
 ) -> Detections:
     """The tiles of `found` (boxes in `img` pixels) as the readers read them: a face-up
     tile takes the face they read and P(tile here) x P(face) (with a tile-set profile,
     P(face) the surer of its reading and the general one's), a tile the detector reads
     face down keeps that reading. Every tile found stays: where the tiles are is the
     detector's call, which tile the readers', and a tile they cannot read is one to check
-    (a low confidence), not to lose."""
+    (a low confidence), not to lose. A tile they are unsure of is read by the text
+    recogniser too (`reread_characters`)."""
     if tileset is None:
         (probs, seen), embedded = faces.read(img, found.boxes, config.reader_turns), None
     else:
@@ -31,6 +39,8 @@ def reread(
     if flowers is not None:
         probs = flowers.reread(img, found.boxes, probs, config.may_be_a_flower)
     face_up = found.classes != BACK
+    if characters is not None:
+        probs = reread_characters(img, found.boxes, probs, face_up, characters, config)
     face_conf = probs.max(1)
     if tileset is not None:  # it may make a tile surer, never drop one
         probs = tileset.reread(probs, embedded)
@@ -39,3 +49,17 @@ def reread(
     scores = np.where(face_up, found.scores * face_conf, found.scores)
     h, w = img.shape[:2]
     return Detections(blend(found.boxes, seen, config.reader_box_share), scores, classes).clipped(w, h)
+
+
+def reread_characters(img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, face_up: np.ndarray, characters: CharacterReader, config: Thresholds) -> np.ndarray:
+    """`probs` with each face-up tile the readers are unsure of (no face
+    `character_unsure` or likelier) read by the text recogniser too: a face whose
+    characters it reads with probability p takes odds 1 + `character_odds` x p times the
+    readers'. Where it reads none, the readers' reading stands."""
+    unsure = face_up & (probs.max(1) < config.character_unsure)
+    if not unsure.any():
+        return probs
+    weighed = probs[unsure] * (1 + config.character_odds * characters.read(img, boxes[unsure]))
+    out = probs.copy()
+    out[unsure] = weighed / weighed.sum(1, keepdims=True)
+    return out

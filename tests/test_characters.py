@@ -1,0 +1,122 @@
+"""The text recogniser reading the characters on a tile: CTC's sum against every path
+spelt out, the tile's slant and its own crop, the characters of fonts no network here was
+trained on, and the Hong Kong photos' 萬 and honours."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import cv2
+import numpy as np
+import pytest
+from conftest import labelled_golden_photos
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.characters import FLOWERS, HONOURS, NUMERALS, TILE, CharacterReader, ctc, slant, upright
+from vision.classes import CLASSES
+
+WRITTEN = [*NUMERALS, *HONOURS, *FLOWERS]  # the 23 faces written in characters (the drawn styles write a flower's name big)
+
+
+def _spelt(path: tuple[int, ...]) -> tuple[int, ...]:
+    """A CTC path's reading: repeats merged, blanks (0) dropped."""
+    return tuple(c for c, _ in itertools.groupby(path) if c)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 2**32 - 1), st.sampled_from([(1,), (2,), (1, 2), (3, 1)]))
+def test_ctc_is_the_sum_over_every_path_that_spells_the_characters(steps, seed, label):
+    probs = np.random.default_rng(seed).dirichlet(np.ones(4), size=(1, steps))
+    brute = sum(math.prod(probs[0, t, c] for t, c in enumerate(path)) for path in itertools.product(range(4), repeat=steps) if _spelt(path) == label)
+    assert ctc(probs, np.array([label]))[0, 0] == pytest.approx(brute, abs=1e-12)
+
+
+def _tile_photo(face: np.ndarray, turn: int = 0, tilt: float = 0.0, size: tuple[int, int] = (60, 80)) -> tuple[np.ndarray, np.ndarray]:
+    """`face` (BGR or BGRA) as an ivory tile on green felt, turned `turn` quarter turns
+    and tilted `tilt` degrees, and the upright box that holds it."""
+    rgb = face[:, :, :3].astype(np.float32)
+    alpha = face[:, :, 3:] / 255.0 if face.shape[2] == 4 else 1.0
+    tile = cv2.resize((rgb * alpha + (1 - alpha) * 240).astype(np.uint8), size)
+    tile = np.ascontiguousarray(np.rot90(cv2.copyMakeBorder(tile, 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=(225, 235, 240)), turn))
+    canvas = np.full((240, 240, 3), (40, 120, 40), np.uint8)
+    h, w = tile.shape[:2]
+    y, x = (240 - h) // 2, (240 - w) // 2
+    canvas[y : y + h, x : x + w] = tile
+    matrix = cv2.getRotationMatrix2D((120, 120), tilt, 1.0)
+    corners = cv2.transform(np.array([[[x, y]], [[x + w, y]], [[x, y + h]], [[x + w, y + h]]], np.float32), matrix).reshape(-1, 2)
+    return cv2.warpAffine(canvas, matrix, (240, 240), borderValue=(40, 120, 40)), np.array([[*corners.min(0), *corners.max(0)]])
+
+
+@pytest.mark.parametrize("tilt", [-35, -20, -5, 0, 10, 25, 40])
+def test_a_tiles_slant_is_the_turn_that_sets_it_square_again(tilt):
+    face = np.full((80, 60, 3), 245, np.uint8)
+    cv2.rectangle(face, (12, 14), (48, 66), (40, 40, 160), 4)
+    img, box = _tile_photo(face, tilt=tilt)
+    x1, y1, x2, y2 = box[0].astype(int)
+    assert slant(cv2.cvtColor(img[y1:y2, x1:x2], cv2.COLOR_BGR2GRAY)) == pytest.approx(-tilt, abs=3)
+
+
+@pytest.mark.parametrize("tilt", [0, 15, 30])
+def test_the_upright_crop_is_the_tile_itself_its_long_side_tile_px(tilt):
+    img, box = _tile_photo(np.full((80, 60, 3), 245, np.uint8), tilt=tilt)
+    crop = upright(img, tuple(box[0]))
+    assert crop.shape[0] == TILE and crop.shape[1] / crop.shape[0] == pytest.approx(68 / 88, abs=0.08)
+    assert crop[crop.shape[0] // 2, crop.shape[1] // 2].tolist() == [245, 245, 245]  # RGB of the face, not the felt
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return CharacterReader()
+
+
+@pytest.fixture(scope="module")
+def held_out_fonts():
+    """Faces drawn with two fonts no network here was trained on (datasets.faces.HELD_OUT)."""
+    from datasets.faces import build
+
+    faces = build(["taiwan-drawn", "drawn-cwkai-0"])
+    assert len(faces) == 2 and all(len(f) == 42 for f in faces.values()), "fonts-noto-cjk and fonts-cwtex-kai are needed"
+    return faces
+
+
+@pytest.mark.parametrize("style", ["taiwan-drawn", "drawn-cwkai-0"])
+def test_the_characters_of_a_font_never_trained_on_are_read_at_every_turn_and_tilt(reader, held_out_fonts, style):
+    for code in WRITTEN:
+        for turn, tilt in itertools.product(range(4), (0, 12)):
+            evidence = reader.read(*_tile_photo(held_out_fonts[style][code], turn, tilt))[0]
+            assert CLASSES[evidence.argmax()] == code, (code, turn, tilt, evidence.max())
+
+
+@pytest.mark.parametrize("style", ["taiwan-drawn", "drawn-cwkai-0"])
+def test_dots_bamboo_and_white_carry_no_characters_it_reads(reader, held_out_fonts, style):
+    for code in (c for c in CLASSES[:42] if c not in WRITTEN):
+        for turn in range(4):
+            assert reader.read(*_tile_photo(held_out_fonts[style][code], turn))[0].max() < 0.1, code
+
+
+def test_no_tile_no_reading(reader):
+    assert reader.read(np.zeros((50, 50, 3), np.uint8), np.zeros((0, 4))).shape == (0, len(CLASSES) - 1)
+
+
+@pytest.mark.shared("datasets/chinese-mahjong-detection")
+def test_on_the_hong_kong_photos_what_it_reads_is_right_and_it_reads_most_wan_and_honours(reader):
+    spelt = set(NUMERALS) | set(HONOURS)  # the set paints its flowers' names small, in a corner
+    said = right = written = read = 0
+    for img, boxes, codes in labelled_golden_photos():
+        for evidence, code in zip(reader.read(img, boxes), codes):
+            written += code in spelt
+            if evidence.max() >= 0.1:  # it reads some face's characters
+                said += 1
+                right += CLASSES[evidence.argmax()] == code
+                read += code in spelt
+    assert written >= 20 and said >= 10
+    assert right / said >= 0.95 and read / written >= 0.5
+
+
+def test_a_model_without_the_tiles_characters_in_its_alphabet_is_refused_by_name():
+    from vision.models import DEFAULT_FACES
+
+    with pytest.raises(ValueError, match="taiscore-faces.onnx: its alphabet lacks"):
+        CharacterReader(DEFAULT_FACES)

@@ -1,0 +1,160 @@
+"""Reading the characters printed on a tile (字牌 and 萬子) with a general Chinese text
+recogniser (文字辨識).
+
+The face reader learnt its faces from one real set and renders; on a set it never saw it
+reads the 萬 numerals and 發 worst. Those faces are plain Chinese characters, and PP-OCRv4's
+text recogniser (`models/ppocr-rec.onnx`, PaddleOCR, Apache-2.0), trained on a great many
+photos of real text, reads them in fonts and brushes no tile renderer draws. It is not
+asked to read freely, only how likely each face's own characters are: a numeral over 萬,
+a wind or dragon, a season's or flower's name, read at each quarter turn of the tile with
+its slant taken out.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .classes import CLASSES
+from .faces import FACES
+from .models import DEFAULT_CHARACTERS
+from .session import open_session
+
+HEIGHT = 48  # the recogniser reads lines 48 px high
+TILE = 2 * HEIGHT  # an upright tile's long side in the crop: each half is one line
+RUN = 96  # lines in one run of the recogniser
+WAN = ("萬", "万")
+# The characters each face carries, any of them: everyday numerals, the formal ones a set
+# may print (伍 is common; 貳 and 陸 are not in the recogniser's alphabet), simplified forms.
+NUMERALS = {
+    "1m": ("一", "壹"),
+    "2m": ("二",),
+    "3m": ("三", "參"),
+    "4m": ("四", "肆"),
+    "5m": ("五", "伍"),
+    "6m": ("六",),
+    "7m": ("七", "柒"),
+    "8m": ("八", "捌"),
+    "9m": ("九", "玖"),
+}
+HONOURS = {"1z": ("東", "东"), "2z": ("南",), "3z": ("西",), "4z": ("北",), "6z": ("發", "发"), "7z": ("中",)}
+# A season or flower whose name is its face's big character, as on many Taiwanese sets (a
+# name painted small in a corner, as on the Hong Kong set, is too small to read whole).
+FLOWERS = {"1f": ("春",), "2f": ("夏",), "3f": ("秋",), "4f": ("冬",), "5f": ("梅",), "6f": ("蘭", "兰"), "7f": ("菊",), "8f": ("竹",)}
+
+
+def slant(grey: np.ndarray) -> float:
+    """The turn, -45 to 45 degrees counter-clockwise as OpenCV turns an image, that sets a
+    tile square to the photo's axes: from the direction its edges and strokes mostly run,
+    modulo a quarter turn, weighted by their contrast."""
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    angle = np.degrees(np.arctan2(gy, gx)) % 90
+    hist, _ = np.histogram(angle, bins=45, range=(0, 90), weights=np.hypot(gx, gy))
+    smooth = np.convolve(np.r_[hist[-2:], hist, hist[:2]], [1, 2, 3, 2, 1], "valid")
+    peak = (smooth.argmax() + 0.5) * 2
+    return peak if peak < 45 else peak - 90
+
+
+def upright(img: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The tile in `box` (BGR photo) turned by its slant back to the photo's axes, cut to
+    the tile itself (the box of a tile turned by t holds w cos t + h sin t across), its long
+    side `TILE` px, RGB uint8."""
+    x1, y1, x2, y2 = box
+    cx, cy, across, down = (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+    part = img[int(max(cy - 0.6 * down, 0)) : int(cy + 0.6 * down) + 1, int(max(cx - 0.6 * across, 0)) : int(cx + 0.6 * across) + 1]
+    turn = slant(cv2.cvtColor(part, cv2.COLOR_BGR2GRAY)) if part.size else 0.0
+    t = math.radians(abs(turn))
+    w, h = across, down
+    if math.cos(2 * t) > 0.35:  # near 45 degrees the tile's sides cannot be told from its box's
+        w = (across * math.cos(t) - down * math.sin(t)) / math.cos(2 * t)
+        h = (down * math.cos(t) - across * math.sin(t)) / math.cos(2 * t)
+    if w < 0.3 * across or h < 0.3 * down:
+        w, h = across, down
+    scale = TILE / max(w, h)
+    out_w, out_h = max(int(round(w * scale)), 8), max(int(round(h * scale)), 8)
+    matrix = cv2.getRotationMatrix2D((cx, cy), turn, scale)
+    matrix[:, 2] += (out_w / 2 - cx, out_h / 2 - cy)
+    return cv2.warpAffine(img, matrix, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[:, :, ::-1]
+
+
+def lines(tile: np.ndarray) -> list[np.ndarray]:
+    """What the recogniser reads of one upright crop: the crop at each quarter turn, one
+    line 48 px high each, 3 x 48 x W in [-1, 1]. A turn standing the tile up shows a wind
+    or dragon as it is written; the turn after it lays the tile's top to the left, its
+    numeral and 萬 a line of two characters on their sides, as the recogniser reads a
+    column of text (PaddleOCR turns a tall text box so before reading it)."""
+    return [_line(np.ascontiguousarray(np.rot90(tile, k))) for k in range(4)]
+
+
+def _line(part: np.ndarray) -> np.ndarray:
+    h, w = part.shape[:2]
+    width = max(int(math.ceil(HEIGHT * w / max(h, 1))), 8)
+    resized = cv2.resize(part, (width, HEIGHT), interpolation=cv2.INTER_AREA if h > HEIGHT else cv2.INTER_LINEAR)
+    return (resized.astype(np.float32) / 127.5 - 1.0).transpose(2, 0, 1)
+
+
+def ctc(probs: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """P(a line reads exactly the characters of each of `labels`): CTC's sum over every
+    path of steps that, repeats merged and blanks dropped, spells them. `probs` is L lines
+    x T steps x alphabet (blank first), `labels` K x S alphabet indices, no two
+    neighbours alike; the result L x K."""
+    steps, (kinds, size) = probs.shape[1], labels.shape
+    blank, chars = probs[:, :, :1], probs[:, :, labels]  # L x T x 1, L x T x K x S
+    state = np.zeros((len(probs), kinds, 2 * size + 1))  # even states a blank, odd ones a character
+    state[:, :, 0], state[:, :, 1] = blank[:, 0], chars[:, 0, :, 0]
+    for t in range(1, steps):
+        last = state.copy()
+        state[:, :, 0] = last[:, :, 0] * blank[:, t]
+        for s in range(1, 2 * size + 1):
+            reach = last[:, :, s] + last[:, :, s - 1] + (last[:, :, s - 2] if s % 2 and s > 1 else 0)
+            state[:, :, s] = reach * (chars[:, t, :, s // 2] if s % 2 else blank[:, t])
+    return state[:, :, -1] + state[:, :, -2]
+
+
+class CharacterReader:
+    """Loads the recogniser once; `read` gives, for each box, how likely its face carries
+    the characters of each of the 23 faces written in characters (N x 42, 0 on the rest)."""
+
+    def __init__(self, model: Path = DEFAULT_CHARACTERS, threads: int = 2):
+        self.session = open_session(model, threads, "text recogniser")
+        alphabet = self.session.get_modelmeta().custom_metadata_map.get("character", "").split("\n")
+        where = {c: i + 1 for i, c in enumerate(alphabet)}  # 0 is CTC's blank
+        wanted = {c for chars in (WAN, *NUMERALS.values(), *HONOURS.values(), *FLOWERS.values()) for c in chars}
+        if missing := sorted(wanted - where.keys()):
+            raise ValueError(f"{model}: its alphabet lacks {' '.join(missing)}")
+        spelt = [(code, (n, w)) for code, chars in NUMERALS.items() for n in chars for w in WAN] + [(code, (c,)) for code, chars in (HONOURS | FLOWERS).items() for c in chars]
+        self.labels = [chars for _, chars in spelt]  # every way a face may be written: the two-character ones first
+        self.codes = np.array([code for code, _ in spelt])
+        self.two = np.array([[where[c] for c in chars] for chars in self.labels if len(chars) == 2])
+        self.one = np.array([[where[c] for c in chars] for chars in self.labels if len(chars) == 1])
+        self.input = self.session.get_inputs()[0].name
+
+    def read(self, img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """N x 42: for each box (x1, y1, x2, y2 in `img` pixels) and each face written in
+        characters, P(the tile reads exactly its characters) at its likeliest quarter turn
+        and way of writing them."""
+        evidence = np.zeros((len(boxes), len(FACES)))
+        if not len(boxes):
+            return evidence
+        views = [line for b in boxes for line in lines(upright(img, tuple(b)))]
+        order = sorted(range(len(views)), key=lambda j: views[j].shape[2])  # lines alike in width share a run's padding
+        read = np.zeros((len(views), len(self.labels)))
+        for start in range(0, len(order), RUN):
+            part = order[start : start + RUN]
+            read[part] = self._run([views[j] for j in part])
+        read = read.reshape(len(boxes), 4, len(self.labels)).max(1)  # the likeliest turn
+        for code in (*NUMERALS, *HONOURS, *FLOWERS):
+            evidence[:, CLASSES.index(code)] = read[:, self.codes == code].max(1)
+        return evidence
+
+    def _run(self, views: list[np.ndarray]) -> np.ndarray:
+        """P(each wanted character alone) for each line, padded as the recogniser was
+        trained (zeros to the right)."""
+        batch = np.zeros((len(views), 3, HEIGHT, max(48, max(v.shape[2] for v in views))), np.float32)
+        for i, v in enumerate(views):
+            batch[i, :, :, : v.shape[2]] = v
+        probs = self.session.run(None, {self.input: batch})[0].astype(np.float64)
+        return np.column_stack([ctc(probs, self.two), ctc(probs, self.one)])
