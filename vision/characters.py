@@ -24,7 +24,7 @@ from .models import DEFAULT_CHARACTERS
 from .session import open_session
 
 HEIGHT = 48  # the recogniser reads lines 48 px high
-TILE = 2 * HEIGHT  # an upright tile's long side in the crop: each half is one line
+TILE = 2 * HEIGHT  # an upright tile's long side in its crop, that of a line of two characters
 RUN = 96  # lines in one run of the recogniser
 WAN = ("萬", "万")
 # The characters each face carries, any of them: everyday numerals, the formal ones a set
@@ -151,9 +151,10 @@ class CharacterReader:
         return evidence
 
     def _run(self, views: list[np.ndarray]) -> np.ndarray:
-        """P(each wanted character alone) for each line, padded as the recogniser was
-        trained (zeros to the right)."""
-        batch = np.zeros((len(views), 3, HEIGHT, max(48, max(v.shape[2] for v in views))), np.float32)
+        """P(the line spells exactly it) for each way of writing a face (`labels`), each
+        line padded as the recogniser was trained, with zeros to the right, to a run's
+        widest and at least square."""
+        batch = np.zeros((len(views), 3, HEIGHT, max(HEIGHT, max(v.shape[2] for v in views))), np.float32)
         for i, v in enumerate(views):
             batch[i, :, :, : v.shape[2]] = v
         probs = self.session.run(None, {self.input: batch})[0].astype(np.float64)
