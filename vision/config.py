@@ -51,10 +51,11 @@ class Thresholds:
     # validation photos, not the training ones (models/README.md): four read a set the
     # readers never saw better than two or one, at four times the face reader's cost.
     reader_turns: int = 4
-    # A face-up tile the readers are unsure of (no face `character_unsure` or likelier) is
-    # read by the text recogniser too (`characters.py`): a face whose characters it reads
-    # with probability p has its odds multiplied by 1 + `character_odds` x p. Chosen on
-    # renders of the held-out styles (models/README.md).
+    # A face-up tile the readers are unsure of (no face `character_unsure` or likelier: the
+    # shipped readers are that sure of nearly every Hong Kong tile, whose photos it so costs
+    # little) is read by the text recogniser too (`characters.py`): a face whose characters
+    # it reads with probability p has its odds multiplied by 1 + `character_odds` x p,
+    # chosen among 0, 50, 400 and 1000 on renders of the held-out styles (models/README.md).
     character_unsure: float = 0.9
     character_odds: float = 400.0
     may_be_a_flower: float = 0.1  # a tile the face reader thinks at least this likely a flower is read again, larger
