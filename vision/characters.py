@@ -102,7 +102,7 @@ def ctc(probs: np.ndarray, labels: np.ndarray) -> np.ndarray:
     x T steps x alphabet (blank first), `labels` K x S alphabet indices, no two
     neighbours alike; the result L x K."""
     steps, (kinds, size) = probs.shape[1], labels.shape
-    blank, chars = probs[:, :, :1], probs[:, :, labels]  # L x T x 1, L x T x K x S
+    blank, chars = probs[:, :, :1].astype(np.float64), probs[:, :, labels].astype(np.float64)  # L x T x 1, L x T x K x S
     state = np.zeros((len(probs), kinds, 2 * size + 1))  # even states a blank, odd ones a character
     state[:, :, 0], state[:, :, 1] = blank[:, 0], chars[:, 0, :, 0]
     for t in range(1, steps):
@@ -125,11 +125,10 @@ class CharacterReader:
         wanted = {c for chars in (WAN, *NUMERALS.values(), *HONOURS.values(), *FLOWERS.values()) for c in chars}
         if missing := sorted(wanted - where.keys()):
             raise ValueError(f"{model}: its alphabet lacks {' '.join(missing)}")
-        spelt = [(code, (n, w)) for code, chars in NUMERALS.items() for n in chars for w in WAN] + [(code, (c,)) for code, chars in (HONOURS | FLOWERS).items() for c in chars]
-        self.labels = [chars for _, chars in spelt]  # every way a face may be written: the two-character ones first
-        self.codes = np.array([code for code, _ in spelt])
-        self.two = np.array([[where[c] for c in chars] for chars in self.labels if len(chars) == 2])
-        self.one = np.array([[where[c] for c in chars] for chars in self.labels if len(chars) == 1])
+        two = [(code, (n, w)) for code, chars in NUMERALS.items() for n in chars for w in WAN]
+        one = [(code, (c,)) for code, chars in (HONOURS | FLOWERS).items() for c in chars]
+        self.codes = np.array([code for code, _ in two + one])  # each way a face may be written, in `_run`'s columns
+        self.two, self.one = (np.array([[where[c] for c in chars] for _, chars in spelt]) for spelt in (two, one))
         self.input = self.session.get_inputs()[0].name
 
     def read(self, img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -141,21 +140,21 @@ class CharacterReader:
             return evidence
         views = [line for b in boxes for line in lines(upright(img, tuple(b)))]
         order = sorted(range(len(views)), key=lambda j: views[j].shape[2])  # lines alike in width share a run's padding
-        read = np.zeros((len(views), len(self.labels)))
+        read = np.zeros((len(views), len(self.codes)))
         for start in range(0, len(order), RUN):
             part = order[start : start + RUN]
             read[part] = self._run([views[j] for j in part])
-        read = read.reshape(len(boxes), 4, len(self.labels)).max(1)  # the likeliest turn
+        read = read.reshape(len(boxes), 4, len(self.codes)).max(1)  # the likeliest turn
         for code in (*NUMERALS, *HONOURS, *FLOWERS):
             evidence[:, CLASSES.index(code)] = read[:, self.codes == code].max(1)
         return evidence
 
     def _run(self, views: list[np.ndarray]) -> np.ndarray:
-        """P(the line spells exactly it) for each way of writing a face (`labels`), each
+        """P(the line spells exactly it) for each way of writing a face (`codes`), each
         line padded as the recogniser was trained, with zeros to the right, to a run's
         widest and at least square."""
         batch = np.zeros((len(views), 3, HEIGHT, max(HEIGHT, max(v.shape[2] for v in views))), np.float32)
         for i, v in enumerate(views):
             batch[i, :, :, : v.shape[2]] = v
-        probs = self.session.run(None, {self.input: batch})[0].astype(np.float64)
+        probs = self.session.run(None, {self.input: batch})[0]
         return np.column_stack([ctc(probs, self.two), ctc(probs, self.one)])
