@@ -53,14 +53,22 @@ def pytest_runtest_setup(item) -> None:
 
 def labelled_golden_photos():
     """Each real golden photo with its labelled boxes (photo pixels) and their codes."""
+    from vision.training.golden import real_photos
+
+    yield from labelled_photos(real_photos())
+
+
+def labelled_photos(names: list[str]):
+    """Each named Hong Kong validation photo with its labelled boxes (photo pixels) and
+    their codes."""
     import cv2
     import numpy as np
 
     from datasets.real import convert_line, corners
     from vision.classes import CLASSES
-    from vision.training.golden import REAL, real_photos
+    from vision.training.golden import REAL
 
-    for name in real_photos():
+    for name in names:
         img = cv2.imread(str(REAL / name))
         h, w = img.shape[:2]
         source = (REAL.parent / "labels" / name).with_suffix(".txt")

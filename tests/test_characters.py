@@ -10,11 +10,11 @@ import math
 import cv2
 import numpy as np
 import pytest
-from conftest import labelled_golden_photos
+from conftest import labelled_golden_photos, labelled_photos
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.characters import FLOWERS, HONOURS, NUMERALS, TILE, CharacterReader, ctc, slant, upright
+from vision.characters import FLOWERS, HONOURS, NUMERALS, TILE, CharacterReader, corner_lines, ctc, slant, upright
 from vision.classes import CLASSES
 
 WRITTEN = [*NUMERALS, *HONOURS, *FLOWERS]  # the 23 faces written in characters (the drawn styles write a flower's name big)
@@ -113,6 +113,61 @@ def test_on_the_hong_kong_photos_what_it_reads_is_right_and_it_reads_most_wan_an
                 read += code in spelt
     assert written >= 20 and said >= 10
     assert right / said >= 0.95 and read / written >= 0.5
+
+
+def test_a_tiles_corners_are_read_at_each_turn_one_character_each():
+    tile = np.zeros((96, 72, 3), np.uint8)
+    tile[:29, :29] = 255  # the upright tile's top left corner, a 0.3 x 0.4 share of it
+    views = corner_lines(tile)
+    assert len(views) == 8 and all(v.shape[:2] == (3, 48) for v in views) and views[0].shape == (3, 48, 48)
+    assert views[0].min() == 1.0 and views[1].max() == -1.0  # its top left is lit, its top right dark
+
+
+def _same_number(code: str, other: str) -> bool:
+    return (int(code[0]) - 1) % 4 == (int(other[0]) - 1) % 4  # 1f and 5f both carry 1 (or 一), and so on
+
+
+def _corner_reads(reader: CharacterReader, img: np.ndarray, boxes: np.ndarray, codes: list[str]) -> tuple[int, int, int]:
+    """Of the flowers in `boxes`, how many corners read a numeral or a name at 0.3 or more,
+    how many of those are the flower's own, and how many flowers are read by some corner."""
+    said = right = read = 0
+    numerals, names = reader.corners(img, boxes)
+    for numeral, name, code in zip(numerals, names, codes):
+        for evidence, same in ((numeral, _same_number), (name, str.__eq__)):
+            said += evidence.max() >= 0.3
+            right += evidence.max() >= 0.3 and same(CLASSES[evidence.argmax()], code)
+        read += max(numeral.max(), name.max()) >= 0.3
+    return said, right, read
+
+
+@pytest.mark.parametrize("style", ["lietxia", *(f"drawn-cwkai-{k}" for k in range(1, 5))])
+def test_a_flowers_numeral_and_name_painted_small_in_its_corners_are_read_in_styles_never_trained_on(reader, style):
+    from datasets.faces import build
+
+    faces = build([style])[style]
+    flowers = [(code, turn) for code in FLOWERS for turn in range(4)]
+    said = right = read = 0
+    for code, turn in flowers:
+        img, box = _tile_photo(faces[code], turn)
+        counts = _corner_reads(reader, img, box, [code])
+        said, right, read = said + counts[0], right + counts[1], read + counts[2]
+    assert right >= said - 1 and read >= len(flowers) / 2, (said, right, read)
+
+
+@pytest.mark.shared("datasets/chinese-mahjong-detection")
+def test_on_the_hong_kong_photos_a_flowers_corners_read_its_numeral_or_name(reader):
+    from vision.training.golden import REAL
+
+    said = right = read = flowers = 0
+    for img, boxes, codes in labelled_photos(sorted(p.name for p in REAL.iterdir())[::4]):
+        shown = [i for i, code in enumerate(codes) if code.endswith("f")]
+        counts = _corner_reads(reader, img, boxes[shown], [codes[i] for i in shown])
+        said, right, read, flowers = said + counts[0], right + counts[1], read + counts[2], flowers + len(shown)
+    assert flowers >= 30 and right >= 0.95 * said and read >= flowers / 2, (flowers, said, right, read)
+
+
+def test_no_tile_no_corners_read(reader):
+    assert all(e.shape == (0, len(CLASSES) - 1) for e in reader.corners(np.zeros((50, 50, 3), np.uint8), np.zeros((0, 4))))
 
 
 def test_a_model_without_the_tiles_characters_in_its_alphabet_is_refused_by_name():

@@ -12,7 +12,7 @@ from vision.classes import BACK, INDEX
 from vision.config import DEFAULT
 from vision.detections import Detections, box_iou
 from vision.faces import FACES
-from vision.reread import reread
+from vision.reread import among_flowers, reread
 
 
 def test_a_blend_lies_the_readers_share_of_the_way_from_the_detectors_box_to_the_readers():
@@ -84,6 +84,9 @@ class _Characters:
         evidence[:, INDEX["6m"]] = 0.5
         return evidence
 
+    def corners(self, img, boxes):
+        return np.zeros((len(boxes), len(FACES))), np.zeros((len(boxes), len(FACES)))
+
 
 class _SureOfOne:
     """A face reader sure the first tile is 2p (0.95); of the second, 9s 0.3 and 1m 0.2."""
@@ -114,3 +117,64 @@ def test_where_the_recogniser_reads_nothing_the_readers_reading_stands():
     found = Detections(np.array([[100.0, 0, 150, 70]]), np.array([0.8]), np.array([INDEX["1m"]]))
     got = reread(np.zeros((100, 240, 3), np.uint8), found, _Puzzled(), None, DEFAULT, characters=_Blank())
     assert got.classes.tolist() == [INDEX["9s"]] and got.scores == pytest.approx([0.24])
+
+
+def _flowery(share: float) -> np.ndarray:
+    """A reading of one tile: 2m at 1 - `share`, the rest spread evenly over the flowers."""
+    probs = np.zeros((1, len(FACES)))
+    probs[0, INDEX["2m"]], probs[0, INDEX["1f"] : INDEX["8f"] + 1] = 1 - share, share / 8
+    return probs
+
+
+def _corners(numeral: str | None, name: str | None) -> tuple[np.ndarray, np.ndarray]:
+    numerals, names = np.zeros((1, len(FACES))), np.zeros((1, len(FACES)))
+    if numeral:
+        numerals[0, [INDEX[f"{numeral}f"], INDEX[f"{int(numeral) + 4}f"]]] = 0.9
+    if name:
+        names[0, INDEX[name]] = 0.8
+    return numerals, names
+
+
+def test_a_flowers_numeral_and_name_read_in_its_corners_choose_among_the_flowers_not_whether_one():
+    got = among_flowers(_flowery(0.4), *_corners("3", "3f"), 400.0)
+    assert got[0, INDEX["2m"]] == pytest.approx(0.6) and got[0, INDEX["1f"] : INDEX["8f"] + 1].sum() == pytest.approx(0.4)
+    # 3f's odds 361 x 321 times the others', 7f's 361 times
+    assert got[0, INDEX["3f"]] == pytest.approx(0.4 * 361 * 321 / (361 * 321 + 361 + 6))
+
+
+def test_a_numeral_alone_leaves_season_and_flower_to_the_readers():
+    probs = _flowery(0.8)
+    probs[0, INDEX["7f"]] += 0.05
+    probs[0, INDEX["2m"]] -= 0.05
+    got = among_flowers(probs, *_corners("3", None), 400.0)
+    assert got[0].argmax() == INDEX["7f"] and got[0, INDEX["3f"]] / got[0, INDEX["7f"]] == pytest.approx(0.1 / 0.15)
+
+
+def test_where_no_corner_reads_anything_the_flowers_stand_as_read():
+    probs = _flowery(0.4)
+    assert among_flowers(probs, *_corners(None, None), 400.0) == pytest.approx(probs)
+
+
+def test_an_unsure_tile_that_may_be_a_flower_is_read_at_its_corners():
+    class _Seasons(_Characters):
+        """Reads no face's characters whole; at every corner asked about, 3 and 秋."""
+
+        def read(self, img, boxes):
+            return np.zeros((len(boxes), len(FACES)))
+
+        def corners(self, img, boxes):
+            self.asked.append(boxes.copy())
+            numerals, names = _corners("3", "3f")
+            return numerals.repeat(len(boxes), 0), names.repeat(len(boxes), 0)
+
+    class _Flowers:
+        """Reads the first tile 2m for sure, the second a flower of some kind (2m at 0.6)."""
+
+        def read(self, img, boxes, turns=1):
+            return np.vstack([_flowery(0.0), _flowery(0.4)]), boxes
+
+    found = Detections(np.array([[0.0, 0, 50, 70], [100, 0, 150, 70]]), np.array([0.9, 0.8]), np.array([INDEX["2m"], INDEX["2m"]]))
+    characters = _Seasons()
+    got = reread(np.zeros((100, 240, 3), np.uint8), found, _Flowers(), None, DEFAULT, characters=characters)
+    assert len(characters.asked) == 1 and characters.asked[0].tolist() == [[100.0, 0, 150, 70]]
+    assert got.classes.tolist() == [INDEX["2m"], INDEX["2m"]] and got.scores[1] == pytest.approx(0.8 * 0.6)

@@ -7,7 +7,8 @@ text recogniser (`models/ppocr-rec.onnx`, PaddleOCR, Apache-2.0), trained on a g
 photos of real text, reads them in fonts and brushes no tile renderer draws. It is not
 asked to read freely, only how likely each face's own characters are: a numeral over 萬,
 a wind or dragon, a season's or flower's name, read at each quarter turn of the tile with
-its slant taken out.
+its slant taken out. A season or flower whose name is painted small is read at its top
+corners too, for that name and its numeral.
 """
 
 from __future__ import annotations
@@ -42,8 +43,14 @@ NUMERALS = {
 }
 HONOURS = {"1z": ("東", "东"), "2z": ("南",), "3z": ("西",), "4z": ("北",), "6z": ("發", "发"), "7z": ("中",)}
 # A season or flower whose name is its face's big character, as on many Taiwanese sets (a
-# name painted small in a corner, as on the Hong Kong set, is too small to read whole).
+# name painted small in a corner, as on the Hong Kong set, is read at the corners alone).
 FLOWERS = {"1f": ("春",), "2f": ("夏",), "3f": ("秋",), "4f": ("冬",), "5f": ("梅",), "6f": ("蘭", "兰"), "7f": ("菊",), "8f": ("竹",)}
+# Many sets, the Hong Kong one among them, paint a season's or flower's numeral in one top
+# corner and its name in the other, small beside the painting that seasons share.
+CORNER_NUMERALS = {f"{n}f": (str((n - 1) % 4 + 1), "一二三四"[(n - 1) % 4]) for n in range(1, 9)}
+# A corner, as shares of an upright tile's height and width: on the Hong Kong training
+# flowers, of 0.25-0.35 down and 0.35-0.5 in, it reads the most numerals right (models/README.md).
+CORNER_DOWN, CORNER_IN = 0.3, 0.4
 
 
 def slant(grey: np.ndarray) -> float:
@@ -89,6 +96,19 @@ def lines(tile: np.ndarray) -> list[np.ndarray]:
     return [_line(np.ascontiguousarray(np.rot90(tile, k))) for k in range(4)]
 
 
+def corner_lines(tile: np.ndarray) -> list[np.ndarray]:
+    """The top corners of one upright crop at each quarter turn, one character each, as
+    `lines` reads them: a corner upright at one of the turns holds its numeral or name as
+    it is written, whichever way the tile lies."""
+    out = []
+    for k in range(4):
+        turned = np.ascontiguousarray(np.rot90(tile, k))
+        h, w = turned.shape[:2]
+        down, across = max(round(CORNER_DOWN * h), 1), max(round(CORNER_IN * w), 1)
+        out += [_line(turned[:down, :across]), _line(turned[:down, w - across :])]
+    return out
+
+
 def _line(part: np.ndarray) -> np.ndarray:
     h, w = part.shape[:2]
     width = max(int(math.ceil(HEIGHT * w / max(h, 1))), 8)
@@ -116,45 +136,68 @@ def ctc(probs: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 class CharacterReader:
     """Loads the recogniser once; `read` gives, for each box, how likely its face carries
-    the characters of each of the 23 faces written in characters (N x 42, 0 on the rest)."""
+    the characters of each of the 23 faces written in characters (N x 42, 0 on the rest),
+    `corners` how likely its corners carry each flower's numeral and name."""
 
     def __init__(self, model: Path = DEFAULT_CHARACTERS, threads: int = 2):
         self.session = open_session(model, threads, "text recogniser")
         alphabet = self.session.get_modelmeta().custom_metadata_map.get("character", "").split("\n")
         where = {c: i + 1 for i, c in enumerate(alphabet)}  # 0 is CTC's blank
-        wanted = {c for chars in (WAN, *NUMERALS.values(), *HONOURS.values(), *FLOWERS.values()) for c in chars}
-        if missing := sorted(wanted - where.keys()):
+        marks = (WAN, *NUMERALS.values(), *HONOURS.values(), *FLOWERS.values(), *CORNER_NUMERALS.values())
+        if missing := sorted({c for chars in marks for c in chars} - where.keys()):
             raise ValueError(f"{model}: its alphabet lacks {' '.join(missing)}")
         two = [(code, (n, w)) for code, chars in NUMERALS.items() for n in chars for w in WAN]
         one = [(code, (c,)) for code, chars in (HONOURS | FLOWERS).items() for c in chars]
-        self.codes = np.array([code for code, _ in two + one])  # each way a face may be written, in `_run`'s columns
+        self.codes = np.array([code for code, _ in two + one])  # each way a face may be written, in `read`'s columns
         self.two, self.one = (np.array([[where[c] for c in chars] for _, chars in spelt]) for spelt in (two, one))
+        numbered = [(code, c) for code, chars in CORNER_NUMERALS.items() for c in chars]
+        named = [(code, c) for code, chars in FLOWERS.items() for c in chars]
+        self.corner_codes = np.array([code for code, _ in numbered + named])  # ... in `corners`' columns
+        self.named = np.arange(len(self.corner_codes)) >= len(numbered)
+        self.marks = np.array([[where[c]] for _, c in numbered + named])
         self.input = self.session.get_inputs()[0].name
 
     def read(self, img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """N x 42: for each box (x1, y1, x2, y2 in `img` pixels) and each face written in
         characters, P(the tile reads exactly its characters) at its likeliest quarter turn
         and way of writing them."""
+        read = self._likeliest([lines(upright(img, tuple(b))) for b in boxes], (self.two, self.one))
         evidence = np.zeros((len(boxes), len(FACES)))
-        if not len(boxes):
-            return evidence
-        views = [line for b in boxes for line in lines(upright(img, tuple(b)))]
-        order = sorted(range(len(views)), key=lambda j: views[j].shape[2])  # lines alike in width share a run's padding
-        read = np.zeros((len(views), len(self.codes)))
-        for start in range(0, len(order), RUN):
-            part = order[start : start + RUN]
-            read[part] = self._run([views[j] for j in part])
-        read = read.reshape(len(boxes), 4, len(self.codes)).max(1)  # the likeliest turn
         for code in (*NUMERALS, *HONOURS, *FLOWERS):
             evidence[:, CLASSES.index(code)] = read[:, self.codes == code].max(1)
         return evidence
 
-    def _run(self, views: list[np.ndarray]) -> np.ndarray:
-        """P(the line spells exactly it) for each way of writing a face (`codes`), each
-        line padded as the recogniser was trained, with zeros to the right, to a run's
-        widest and at least square."""
+    def corners(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Two N x 42, 0 but on the flowers: for each box and each season or flower, P(a
+        top corner of the tile reads exactly its numeral), at the likeliest corner and
+        turn; and the same for its name."""
+        read = self._likeliest([corner_lines(upright(img, tuple(b))) for b in boxes], (self.marks,))
+        numerals, names = np.zeros((len(boxes), len(FACES))), np.zeros((len(boxes), len(FACES)))
+        for code in FLOWERS:
+            numerals[:, CLASSES.index(code)] = read[:, (self.corner_codes == code) & ~self.named].max(1)
+            names[:, CLASSES.index(code)] = read[:, (self.corner_codes == code) & self.named].max(1)
+        return numerals, names
+
+    def _likeliest(self, views: list[list[np.ndarray]], labels: tuple[np.ndarray, ...]) -> np.ndarray:
+        """For each box's lines (`views`, as many for each box), P(a line spells exactly
+        each row of `labels`, side by side) at the box's likeliest line: N x spellings."""
+        width = sum(len(spelt) for spelt in labels)
+        if not views:
+            return np.zeros((0, width))
+        flat = [line for box in views for line in box]
+        order = sorted(range(len(flat)), key=lambda j: flat[j].shape[2])  # lines alike in width share a run's padding
+        read = np.zeros((len(flat), width))
+        for start in range(0, len(order), RUN):
+            part = order[start : start + RUN]
+            read[part] = self._run([flat[j] for j in part], labels)
+        return read.reshape(len(views), -1, width).max(1)
+
+    def _run(self, views: list[np.ndarray], labels: tuple[np.ndarray, ...]) -> np.ndarray:
+        """P(the line spells exactly it) for each row of `labels`, each line padded as
+        the recogniser was trained, with zeros to the right, to a run's widest and at least
+        square."""
         batch = np.zeros((len(views), 3, HEIGHT, max(HEIGHT, max(v.shape[2] for v in views))), np.float32)
         for i, v in enumerate(views):
             batch[i, :, :, : v.shape[2]] = v
         probs = self.session.run(None, {self.input: batch})[0]
-        return np.column_stack([ctc(probs, self.two), ctc(probs, self.one)])
+        return np.column_stack([ctc(probs, spelt) for spelt in labels])

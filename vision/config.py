@@ -58,6 +58,13 @@ class Thresholds:
     # chosen among 0, 50, 400 and 1000 on renders of the held-out styles (models/README.md).
     character_unsure: float = 0.9
     character_odds: float = 400.0
+    # Such a tile that may be a flower is read at its top corners too, where many sets paint
+    # a flower's numeral and name small: a flower whose numeral (or name) it reads there
+    # with probability p has its odds among the flowers multiplied by 1 + `corner_odds` x p.
+    # A corner is a few pixels of a tile seen small, so what it reads weighs less than a
+    # whole face's characters: chosen among 0, 10, 50 and 400 on renders of the held-out
+    # styles (models/README.md).
+    corner_odds: float = 50.0
     may_be_a_flower: float = 0.1  # a tile the face reader thinks at least this likely a flower is read again, larger
     # Windows only when the whole photo shows its tiles smaller than this (network input px):
     # the per-photo median tile side of all but the smallest 5 % of training photos.

@@ -12,7 +12,7 @@ from .classes import BACK
 from .config import Thresholds
 from .detections import Detections
 from .faces import FaceReader
-from .flowers import FlowerReader
+from .flowers import FLOWER_FACES, FlowerReader
 from .tileset import Profile
 
 
@@ -55,11 +55,29 @@ def reread_characters(img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, fac
     """`probs` with each face-up tile the readers are unsure of (no face
     `character_unsure` or likelier) read by the text recogniser too: a face whose
     characters it reads with probability p takes odds 1 + `character_odds` x p times the
-    readers'. Where it reads none, the readers' reading stands."""
+    readers'. Where it reads none, the readers' reading stands. Such a tile that may still
+    be a flower (`may_be_a_flower`) is read at its corners too (`among_flowers`,
+    `corner_odds`)."""
     unsure = face_up & (probs.max(1) < config.character_unsure)
     if not unsure.any():
         return probs
     weighed = probs[unsure] * (1 + config.character_odds * characters.read(img, boxes[unsure]))
     out = probs.copy()
     out[unsure] = weighed / weighed.sum(1, keepdims=True)
+    flowery = unsure & (out[:, FLOWER_FACES].sum(1) >= config.may_be_a_flower)
+    if flowery.any():
+        out[flowery] = among_flowers(out[flowery], *characters.corners(img, boxes[flowery]), config.corner_odds)
+    return out
+
+
+def among_flowers(probs: np.ndarray, numerals: np.ndarray, names: np.ndarray, odds: float) -> np.ndarray:
+    """`probs` with their share on the flowers spread anew by what the tiles' corners read:
+    each flower's odds times 1 + `odds` x P(its numeral) and again for its name. A reader
+    that never saw a set tells its flowers from the other tiles far better than one flower
+    from another (models/README.md), and a corner of a 2m or of a dots tile reads as a
+    numeral too: whether a tile is a flower at all stays the readers' call."""
+    share = probs[:, FLOWER_FACES].sum(1, keepdims=True)
+    weighed = probs[:, FLOWER_FACES] * (1 + odds * numerals[:, FLOWER_FACES]) * (1 + odds * names[:, FLOWER_FACES]) + 1e-12
+    out = probs.copy()
+    out[:, FLOWER_FACES] = share * weighed / weighed.sum(1, keepdims=True)
     return out
