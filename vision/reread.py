@@ -13,6 +13,7 @@ from .config import Thresholds
 from .detections import Detections
 from .faces import FaceReader
 from .flowers import FLOWER_FACES, FlowerReader
+from .suits import reread_suits
 from .tileset import Profile
 
 
@@ -31,7 +32,8 @@ def reread(
     face down keeps that reading. Every tile found stays: where the tiles are is the
     detector's call, which tile the readers', and a tile they cannot read is one to check
     (a low confidence), not to lose. A tile they are unsure of is read by the text
-    recogniser too (`reread_characters`)."""
+    recogniser too (`reread_characters`), and weighed by whether it shows circles, dots or
+    bamboo (`suits.reread_suits`)."""
     if tileset is None:
         (probs, seen), embedded = faces.read(img, found.boxes, config.reader_turns), None
     else:
@@ -41,6 +43,7 @@ def reread(
     face_up = found.classes != BACK
     if characters is not None:
         probs = reread_characters(img, found.boxes, probs, face_up, characters, config)
+    probs = reread_suits(img, found.boxes, probs, face_up, config)
     face_conf = probs.max(1)
     if tileset is not None:  # it may make a tile surer, never drop one
         probs = tileset.reread(probs, embedded)
