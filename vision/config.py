@@ -65,10 +65,10 @@ class Thresholds:
     # whole face's characters: chosen among 0, 10, 50 and 400 on renders of the held-out
     # styles (models/README.md).
     corner_odds: float = 50.0
-    # ... and weighed by its circles (`suits.py`): the dots' odds times this where it shows a
-    # circle a dot's size, the other faces' where it shows none; chosen among 1, 2, 4 and 8
-    # on renders of the held-out styles read by the reader that never saw the Hong Kong
-    # set (models/README.md).
+    # A tile the readers are unsure of is weighed by its circles too (`suits.py`): the dots'
+    # odds times this where it shows a circle a dot's size, the other faces' where it shows
+    # none; chosen among 1, 2, 4 and 8 on renders of the held-out styles read by the reader
+    # that never saw the Hong Kong set (models/README.md).
     suit_odds: float = 2.0
     may_be_a_flower: float = 0.1  # a tile the face reader thinks at least this likely a flower is read again, larger
     # Windows only when the whole photo shows its tiles smaller than this (network input px):

@@ -4,7 +4,8 @@ A face reader that never saw a set reads most of its dots and bamboo tiles' coun
 and their suit wrong (the Hong Kong 9s, 6s and 3s read as 9p and 3p: models/README.md).
 Every set paints its dots as circles and its bamboo as sticks, whatever the art; OpenCV's
 circle Hough transform finds the one and not the other on renders of every trained art
-source, so a tile the readers are unsure of takes that as evidence for one suit.
+source, so a circle on a tile the readers are unsure of tells for the dots, and none
+against them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from .config import Thresholds
 
 DOTS = np.array([c.endswith("p") for c in CLASSES[:-1]])
 # Circles of a dots tile: at least 1/14 and at most 1/3 of the upright tile's width across,
-# their centres 1/6 of it apart; `VOTES`, the Hough accumulator's threshold at twice the
+# their centres at least 1/6 of it apart; `VOTES`, the Hough accumulator's threshold at twice the
 # crop's size, is the least of 20, 30 and 40 that finds a circle on no more than one
 # bamboo tile in sixteen of the trained art sources' renders (models/README.md).
 VOTES = 40
