@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from vision.characters import FLOWERS, HONOURS, NUMERALS, TILE, CharacterReader, corner_lines, ctc, slant, upright
 from vision.classes import CLASSES
 
-WRITTEN = [*NUMERALS, *HONOURS, *FLOWERS]  # the 23 faces written in characters (the drawn styles write a flower's name big)
+WRITTEN = [*NUMERALS, *HONOURS, *FLOWERS]  # the 23 faces written in characters (the two fonts below write a flower's name big)
 
 
 def _spelt(path: tuple[int, ...]) -> tuple[int, ...]:

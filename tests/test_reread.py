@@ -14,7 +14,7 @@ from vision.classes import BACK, INDEX
 from vision.config import DEFAULT
 from vision.detections import Detections, box_iou
 from vision.faces import FACES
-from vision.reread import among_flowers, reread
+from vision.reread import among_flowers, reread, reread_characters
 
 # The fake readers' tiles are black, and show no circle: the suits are not these tests' subject.
 PLAIN = dataclasses.replace(DEFAULT, suit_odds=1.0)
@@ -158,18 +158,25 @@ def test_where_no_corner_reads_anything_the_flowers_stand_as_read():
     assert among_flowers(probs, *_corners(None, None), 400.0) == pytest.approx(probs)
 
 
+class _Seasons(_Characters):
+    """Reads no face's characters whole; at every corner asked about, 3 and 秋."""
+
+    def read(self, img, boxes):
+        return np.zeros((len(boxes), len(FACES)))
+
+    def corners(self, img, boxes):
+        self.asked.append(boxes.copy())
+        numerals, names = _corners("3", "3f")
+        return numerals.repeat(len(boxes), 0), names.repeat(len(boxes), 0)
+
+
+def test_the_corners_spread_an_unsure_tiles_share_on_the_flowers_to_the_one_they_read():
+    got = reread_characters(np.zeros((100, 240, 3), np.uint8), np.array([[0.0, 0, 50, 70]]), _flowery(0.4), np.array([True]), _Seasons(), DEFAULT)
+    # 3f's odds 1 + 50 x 0.9 and 1 + 50 x 0.8 times the others', 7f's 46 times
+    assert got[0, INDEX["3f"]] == pytest.approx(0.4 * 46 * 41 / (46 * 41 + 46 + 6)) and got[0, INDEX["2m"]] == pytest.approx(0.6)
+
+
 def test_an_unsure_tile_that_may_be_a_flower_is_read_at_its_corners():
-    class _Seasons(_Characters):
-        """Reads no face's characters whole; at every corner asked about, 3 and 秋."""
-
-        def read(self, img, boxes):
-            return np.zeros((len(boxes), len(FACES)))
-
-        def corners(self, img, boxes):
-            self.asked.append(boxes.copy())
-            numerals, names = _corners("3", "3f")
-            return numerals.repeat(len(boxes), 0), names.repeat(len(boxes), 0)
-
     class _Flowers:
         """Reads the first tile 2m for sure, the second a flower of some kind (2m at 0.6)."""
 

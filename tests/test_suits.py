@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -13,6 +15,8 @@ from vision.classes import INDEX
 from vision.config import DEFAULT
 from vision.faces import FACES
 from vision.suits import reread_suits, shows_circles
+
+FOURFOLD = dataclasses.replace(DEFAULT, suit_odds=4.0)  # a circle, or none, weighs four to one here
 
 
 def _shows(face: np.ndarray, turn: int) -> bool:
@@ -63,7 +67,7 @@ def _unsure(first: str, second: str) -> np.ndarray:
 def test_an_unsure_tile_showing_circles_leans_to_the_dots_and_one_showing_none_away_from_them():
     img, boxes = _photo_of_circles()
     probs = np.vstack([_unsure("9s", "9p"), _unsure("9p", "9s")])
-    got = reread_suits(img, boxes, probs, np.array([True, True]), DEFAULT)
+    got = reread_suits(img, boxes, probs, np.array([True, True]), FOURFOLD)
     assert got.argmax(1).tolist() == [INDEX["9p"], INDEX["9s"]]
     # the ringed tile: 9p's odds 0.3 x 4 against 9s's 0.4 and the rest's 0.3 (a quarter of it on the dots, x 4)
     assert got[0, INDEX["9p"]] == pytest.approx(1.2 / (1.2 + 0.4 + 0.3 * 32 / 40 + 0.3 * 8 / 40 * 4))

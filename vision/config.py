@@ -70,7 +70,9 @@ class Thresholds:
     # none; chosen among 1, 2, 4 and 8 on renders of the held-out styles read by the reader
     # that never saw the Hong Kong set (models/README.md).
     suit_odds: float = 2.0
-    may_be_a_flower: float = 0.1  # a tile the face reader thinks at least this likely a flower is read again, larger
+    # A tile the face reader thinks at least this likely a flower is read again, larger, by
+    # the flower reader; an unsure one the readers still think so likely is read at its corners.
+    may_be_a_flower: float = 0.1
     # Windows only when the whole photo shows its tiles smaller than this (network input px):
     # the per-photo median tile side of all but the smallest 5 % of training photos.
     small_tile: float = 30

@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--faces", type=Path, default=DEFAULT_FACES, help="the face reader of every row but the unseen real set's")
     p.add_argument("--flowers", type=Path, default=DEFAULT_FLOWERS, help="the flower reader beside it")
     p.add_argument("--unseen-faces", type=Path, default=UNSEEN_FACES, help="the unseen real set's face reader: one that never saw a Hong Kong photo (read alone, with no flower reader)")
-    p.add_argument("--characters", default=str(DEFAULT_CHARACTERS), help="the text recogniser reading the characters of the tiles the readers are unsure of, in every row; 'none': the readers alone")
+    p.add_argument("--characters", default=str(DEFAULT_CHARACTERS), help="the text recogniser reading the characters of the tiles the readers are unsure of, in every row; 'none': without it")
     p.add_argument("--character-odds", type=float, default=DEFAULT.character_odds, help="how far the text recogniser's reading weighs (Thresholds.character_odds)")
     p.add_argument("--corner-odds", type=float, default=DEFAULT.corner_odds, help="how far a flower's numeral and name read in its corners weigh (Thresholds.corner_odds)")
     p.add_argument("--suit-odds", type=float, default=DEFAULT.suit_odds, help="how far whether a tile shows circles weighs for the dots (Thresholds.suit_odds)")

@@ -14,12 +14,13 @@ import cv2
 import numpy as np
 
 from .characters import upright
-from .classes import CLASSES
 from .config import Thresholds
+from .faces import FACES
 
-DOTS = np.array([c.endswith("p") for c in CLASSES[:-1]])
-# Circles of a dots tile: at least 1/14 and at most 1/3 of the upright tile's width across,
-# their centres at least 1/6 of it apart; `VOTES`, the Hough accumulator's threshold at twice the
+DOTS = np.array([c.endswith("p") for c in FACES])
+# Circles of a dots tile: a radius at least 1/14 and at most 1/3 of the upright crop's
+# width (its short side where it stands, its long side where it lies), their centres at
+# least 1/6 of it apart; `VOTES`, the Hough accumulator's threshold at twice the
 # crop's size, is the least of 20, 30 and 40 that finds a circle on no more than one
 # bamboo tile in sixteen of the trained art sources' renders (models/README.md).
 VOTES = 40
@@ -37,7 +38,8 @@ def shows_circles(tile: np.ndarray) -> bool:
 
 def reread_suits(img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, face_up: np.ndarray, config: Thresholds) -> np.ndarray:
     """`probs` with each face-up tile the readers are unsure of (no face
-    `character_unsure` or likelier) weighed by its circles: the dots' odds `suit_odds`
+    `character_unsure` or likelier, the text recogniser's reading counted) weighed by its
+    circles: the dots' odds `suit_odds`
     times the rest's where it shows one, the rest's so many times theirs where it shows
     none. A tile without circles may be bamboo, a flower or a character alike: it only
     tells against the dots."""
