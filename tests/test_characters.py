@@ -140,7 +140,7 @@ def _corner_reads(reader: CharacterReader, img: np.ndarray, boxes: np.ndarray, c
     return said, right, read
 
 
-@pytest.mark.parametrize("style", ["lietxia", *(f"drawn-cwkai-{k}" for k in range(1, 5))])
+@pytest.mark.parametrize("style", [pytest.param("lietxia", marks=pytest.mark.shared("art")), *(f"drawn-cwkai-{k}" for k in range(1, 5))])
 def test_a_flowers_numeral_and_name_painted_small_in_its_corners_are_read_in_styles_never_trained_on(reader, style):
     from datasets.faces import build
 

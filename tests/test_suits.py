@@ -24,7 +24,7 @@ def _shows(face: np.ndarray, turn: int) -> bool:
     return shows_circles(upright(img, tuple(box[0])))
 
 
-@pytest.mark.parametrize("style", ["lietxia", "kmahjongg-jade", "taiwan-drawn", "drawn-cwkai-0"])
+@pytest.mark.parametrize("style", [pytest.param("lietxia", marks=pytest.mark.shared("art")), "kmahjongg-jade", "taiwan-drawn", "drawn-cwkai-0"])
 def test_dots_show_circles_and_bamboo_seldom_in_styles_never_trained_on(style):
     from datasets.faces import build
 
