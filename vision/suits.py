@@ -39,15 +39,14 @@ def shows_circles(tile: np.ndarray) -> bool:
 def reread_suits(img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, face_up: np.ndarray, config: Thresholds) -> np.ndarray:
     """`probs` with each face-up tile the readers are unsure of (no face
     `character_unsure` or likelier, the text recogniser's reading counted) weighed by its
-    circles: the dots' odds `suit_odds`
-    times the rest's where it shows one, the rest's so many times theirs where it shows
-    none. A tile without circles may be bamboo, a flower or a character alike: it only
-    tells against the dots."""
-    unsure = np.nonzero(face_up & (probs.max(1) < config.character_unsure))[0]
-    if not len(unsure):
+    circles: the dots' odds `suit_odds` times the rest's where it shows one, the rest's so
+    many times theirs where it shows none. A tile without circles may be bamboo, a flower
+    or a character alike: it only tells against the dots."""
+    unsure = face_up & (probs.max(1) < config.character_unsure)
+    if not unsure.any():
         return probs
+    circles = np.array([shows_circles(upright(img, tuple(b))) for b in boxes[unsure]])
+    weighed = probs[unsure] * np.where(DOTS, np.where(circles, config.suit_odds, 1 / config.suit_odds)[:, None], 1.0)
     out = probs.copy()
-    for i in unsure:
-        weighed = out[i] * np.where(DOTS, config.suit_odds if shows_circles(upright(img, tuple(boxes[i]))) else 1 / config.suit_odds, 1.0)
-        out[i] = weighed / weighed.sum()
+    out[unsure] = weighed / weighed.sum(1, keepdims=True)
     return out
