@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, labelled_golden_photos
 
 from vision.detector import DEFAULT_MODEL, Detector
-from vision.faces import DEFAULT_FACES, FACES, MARGIN, SIZE, Cut, FaceReader, crop, cut_of, own_boxes, uncrop
+from vision.faces import DEFAULT_FACES, FACES, MARGIN, SAME_CUT, SIZE, Cut, FaceReader, crop, cut_of, own_boxes, uncrop
 from vision.flowers import FlowerReader
 
 GOLDEN = ROOT / "tests" / "golden" / "faces.json"
@@ -53,13 +53,14 @@ def test_training_crops_turn_by_quarters_and_are_never_mirrored():
     assert turns == {0, 1, 2, 3}
 
 
-def test_a_training_crop_is_taught_the_box_where_the_tile_lies_in_it():
+@pytest.mark.parametrize("cut", [SAME_CUT, Cut(1.43, 1.69, 0.0, 0.17)])
+def test_a_training_crop_is_taught_the_box_where_the_tile_lies_in_it(cut):
     from vision.training.faces import augmented
 
     rng = np.random.default_rng(5)
     untilted = 0
     for _ in range(20):
-        out, target, plain = augmented(_white_box_photo(), np.array([150.0, 100, 240, 220]), rng)
+        out, target, plain = augmented(_white_box_photo(), np.array([150.0, 100, 240, 220]), rng, cut=cut)
         ys, xs = np.nonzero(out.mean(2) > 128)
         assert (target * SIZE).clip(0, SIZE) == pytest.approx([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], abs=1.5)
         untilted += plain

@@ -126,7 +126,7 @@ def turned_box(box: np.ndarray, angle: float) -> np.ndarray:
 
 
 def augmented(
-    photo: np.ndarray, box: np.ndarray, rng: np.random.Generator, size: int = SIZE, turned: float = 0.0
+    photo: np.ndarray, box: np.ndarray, rng: np.random.Generator, size: int = SIZE, turned: float = 0.0, cut: Cut = SAME_CUT
 ) -> tuple[np.ndarray, np.ndarray, bool]:
     """One tile as a detector's box and a phone might give it, where its labelled box lies
     in that crop, and whether the crop is untilted, as the reader's crops are at run time
@@ -137,12 +137,12 @@ def augmented(
     share `turned` of the tiles lie askew, up to 45 degrees, in the upright box round
     them, as on a table photographed at any angle (synthetic photos hold their rows
     nearly level; a real table's lie any way): such a crop is what reading gives, so it
-    teaches the box too."""
+    teaches the box too. `cut`: how the reader cuts its crops."""
     turn = rng.uniform(-45, 45) if turned and rng.random() < turned else 0.0
     given, turns = jittered(turned_box(box, turn) if turn else box, rng), int(rng.integers(4))
     tilt = rng.uniform(-10, 10) if rng.random() < 0.5 else 0.0
-    out = crop(photo, tuple(given), size, angle=turn + tilt)
-    target = edges_in_crop(box, crop_matrix(tuple(given), size, turn + tilt), turns, size)
+    out = crop(photo, tuple(given), size, angle=turn + tilt, cut=cut)
+    target = edges_in_crop(box, crop_matrix(tuple(given), size, turn + tilt, cut), turns, size)
     out = np.rot90(out, turns).astype(np.float32)
     gain = rng.uniform(0.65, 1.35) * rng.uniform(0.9, 1.1, 3)
     mean = out.mean()
