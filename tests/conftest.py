@@ -74,3 +74,22 @@ def labelled_photos(names: list[str]):
         source = (REAL.parent / "labels" / name).with_suffix(".txt")
         rows = [convert_line(line).split() for line in source.read_text().splitlines() if line.strip()]
         yield img, np.array([corners([float(v) for v in r[1:]]) for r in rows]) * [w, h, w, h], [CLASSES[int(r[0])] for r in rows]
+
+
+def tile_photo(face, turn: int = 0, tilt: float = 0.0, size: tuple[int, int] = (60, 80)):
+    """`face` (BGR or BGRA) as an ivory tile on green felt, turned `turn` quarter turns
+    and tilted `tilt` degrees, and the upright box that holds it."""
+    import cv2
+    import numpy as np
+
+    rgb = face[:, :, :3].astype(np.float32)
+    alpha = face[:, :, 3:] / 255.0 if face.shape[2] == 4 else 1.0
+    tile = cv2.resize((rgb * alpha + (1 - alpha) * 240).astype(np.uint8), size)
+    tile = np.ascontiguousarray(np.rot90(cv2.copyMakeBorder(tile, 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=(225, 235, 240)), turn))
+    canvas = np.full((240, 240, 3), (40, 120, 40), np.uint8)
+    h, w = tile.shape[:2]
+    y, x = (240 - h) // 2, (240 - w) // 2
+    canvas[y : y + h, x : x + w] = tile
+    matrix = cv2.getRotationMatrix2D((120, 120), tilt, 1.0)
+    corners = cv2.transform(np.array([[[x, y]], [[x + w, y]], [[x, y + h]], [[x + w, y + h]]], np.float32), matrix).reshape(-1, 2)
+    return cv2.warpAffine(canvas, matrix, (240, 240), borderValue=(40, 120, 40)), np.array([[*corners.min(0), *corners.max(0)]])

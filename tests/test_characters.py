@@ -10,7 +10,7 @@ import math
 import cv2
 import numpy as np
 import pytest
-from conftest import labelled_golden_photos, labelled_photos
+from conftest import labelled_golden_photos, labelled_photos, tile_photo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,34 +33,18 @@ def test_ctc_is_the_sum_over_every_path_that_spells_the_characters(steps, seed, 
     assert ctc(probs, np.array([label]))[0, 0] == pytest.approx(brute, abs=1e-12)
 
 
-def _tile_photo(face: np.ndarray, turn: int = 0, tilt: float = 0.0, size: tuple[int, int] = (60, 80)) -> tuple[np.ndarray, np.ndarray]:
-    """`face` (BGR or BGRA) as an ivory tile on green felt, turned `turn` quarter turns
-    and tilted `tilt` degrees, and the upright box that holds it."""
-    rgb = face[:, :, :3].astype(np.float32)
-    alpha = face[:, :, 3:] / 255.0 if face.shape[2] == 4 else 1.0
-    tile = cv2.resize((rgb * alpha + (1 - alpha) * 240).astype(np.uint8), size)
-    tile = np.ascontiguousarray(np.rot90(cv2.copyMakeBorder(tile, 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=(225, 235, 240)), turn))
-    canvas = np.full((240, 240, 3), (40, 120, 40), np.uint8)
-    h, w = tile.shape[:2]
-    y, x = (240 - h) // 2, (240 - w) // 2
-    canvas[y : y + h, x : x + w] = tile
-    matrix = cv2.getRotationMatrix2D((120, 120), tilt, 1.0)
-    corners = cv2.transform(np.array([[[x, y]], [[x + w, y]], [[x, y + h]], [[x + w, y + h]]], np.float32), matrix).reshape(-1, 2)
-    return cv2.warpAffine(canvas, matrix, (240, 240), borderValue=(40, 120, 40)), np.array([[*corners.min(0), *corners.max(0)]])
-
-
 @pytest.mark.parametrize("tilt", [-35, -20, -5, 0, 10, 25, 40])
 def test_a_tiles_slant_is_the_turn_that_sets_it_square_again(tilt):
     face = np.full((80, 60, 3), 245, np.uint8)
     cv2.rectangle(face, (12, 14), (48, 66), (40, 40, 160), 4)
-    img, box = _tile_photo(face, tilt=tilt)
+    img, box = tile_photo(face, tilt=tilt)
     x1, y1, x2, y2 = box[0].astype(int)
     assert slant(cv2.cvtColor(img[y1:y2, x1:x2], cv2.COLOR_BGR2GRAY)) == pytest.approx(-tilt, abs=3)
 
 
 @pytest.mark.parametrize("tilt", [0, 15, 30])
 def test_the_upright_crop_is_the_tile_itself_its_long_side_tile_px(tilt):
-    img, box = _tile_photo(np.full((80, 60, 3), 245, np.uint8), tilt=tilt)
+    img, box = tile_photo(np.full((80, 60, 3), 245, np.uint8), tilt=tilt)
     crop = upright(img, tuple(box[0]))
     assert crop.shape[0] == TILE and crop.shape[1] / crop.shape[0] == pytest.approx(68 / 88, abs=0.08)
     assert crop[crop.shape[0] // 2, crop.shape[1] // 2].tolist() == [245, 245, 245]  # RGB of the face, not the felt
@@ -85,7 +69,7 @@ def held_out_fonts():
 def test_the_characters_of_a_font_never_trained_on_are_read_at_every_turn_and_tilt(reader, held_out_fonts, style):
     for code in WRITTEN:
         for turn, tilt in itertools.product(range(4), (0, 12)):
-            evidence = reader.read(*_tile_photo(held_out_fonts[style][code], turn, tilt))[0]
+            evidence = reader.read(*tile_photo(held_out_fonts[style][code], turn, tilt))[0]
             assert CLASSES[evidence.argmax()] == code, (code, turn, tilt, evidence.max())
 
 
@@ -93,7 +77,7 @@ def test_the_characters_of_a_font_never_trained_on_are_read_at_every_turn_and_ti
 def test_dots_bamboo_and_white_carry_no_characters_it_reads(reader, held_out_fonts, style):
     for code in (c for c in CLASSES[:42] if c not in WRITTEN):
         for turn in range(4):
-            assert reader.read(*_tile_photo(held_out_fonts[style][code], turn))[0].max() < 0.1, code
+            assert reader.read(*tile_photo(held_out_fonts[style][code], turn))[0].max() < 0.1, code
 
 
 def test_no_tile_no_reading(reader):
@@ -148,7 +132,7 @@ def test_a_flowers_numeral_and_name_painted_small_in_its_corners_are_read_in_sty
     flowers = [(code, turn) for code in FLOWERS for turn in range(4)]
     said = right = read = 0
     for code, turn in flowers:
-        img, box = _tile_photo(faces[code], turn)
+        img, box = tile_photo(faces[code], turn)
         counts = _corner_reads(reader, img, box, [code])
         said, right, read = said + counts[0], right + counts[1], read + counts[2]
     assert right >= said - 1 and read >= len(flowers) / 2, (said, right, read)

@@ -7,8 +7,7 @@ import dataclasses
 import cv2
 import numpy as np
 import pytest
-from conftest import labelled_photos
-from test_characters import _tile_photo
+from conftest import labelled_photos, tile_photo
 
 from vision.characters import upright
 from vision.classes import INDEX
@@ -20,7 +19,7 @@ FOURFOLD = dataclasses.replace(DEFAULT, suit_odds=4.0)  # a circle, or none, wei
 
 
 def _shows(face: np.ndarray, turn: int) -> bool:
-    img, box = _tile_photo(face, turn)
+    img, box = tile_photo(face, turn)
     return shows_circles(upright(img, tuple(box[0])))
 
 
