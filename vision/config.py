@@ -70,6 +70,12 @@ class Thresholds:
     # none; chosen among 1, 2, 4 and 8 on renders of the held-out styles read by the reader
     # that never saw the Hong Kong set (models/README.md).
     suit_odds: float = 2.0
+    # ... and the bamboo's odds times this where it shows sticks. Renders of the held-out
+    # styles read by that reader: 1, 2, 4 and 8 read 2454, 2455, 2455 and 2454 of 3323
+    # tiles right (8 also lost a kmahjongg-jade tile read by the shipped readers); the
+    # larger of the two best, the cue's own likelihood ratio on renders being 8.1
+    # (models/README.md).
+    stick_odds: float = 4.0
     # A tile the face reader thinks at least this likely a flower is read again, larger, by
     # the flower reader; an unsure one the readers still think so likely is read at its corners.
     may_be_a_flower: float = 0.1
