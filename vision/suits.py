@@ -5,8 +5,8 @@ and their suit wrong (the Hong Kong 9s, 6s and 3s read as 9p and 3p: models/READ
 Every set paints its dots as circles and its bamboo as sticks, whatever the art; OpenCV's
 circle Hough transform finds the one and not the other on renders of every trained art
 source, so a circle on a tile the readers are unsure of tells for the dots, and none
-against them. Sticks are ink blobs long, narrow and solid, standing apart: two or more
-of them, more than there are round blobs, tell for the bamboo.
+against them. Sticks are ink blobs long, narrow and solid, standing parallel: two or
+more of them, more than there are round blobs, tell for the bamboo.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ BAMBOO = np.array([c.endswith("s") for c in FACES])
 VOTES = 40
 # Sticks, on the upright crop less a `STICK_EDGE` band round it (the tile's edge and its
 # neighbours): ink is what lies `INK_DARK` grey levels under the paper (the 80th
-# percentile) or is coloured past `INK_COLOURED` saturation; a blob of it between
-# 1/200 and 1/6 of the crop is a stick where its least enclosing rectangle is
+# percentile) or is coloured past `INK_COLOURED` saturation; a blob of it covering a
+# share `BLOB_SIZE` of the crop is a stick where its least enclosing rectangle is
 # `STICK_LONG` times as long as wide and it fills `STICK_SOLID` of its convex hull (a
 # character's strokes joined into one blob do not), round where it is at most
 # `ROUND_LONG` long and `ROUND_SOLID` solid. A bamboo tile's sticks stand parallel: they
@@ -37,6 +37,7 @@ VOTES = 40
 # of the trained styles: sticks on 88 % of their bamboo tiles, 10 % of their dots and
 # 10-13 % of the others (models/README.md, "Dots or bamboo").
 STICK_EDGE = 0.06
+BLOB_SIZE = (1 / 200, 1 / 6)
 INK_DARK, INK_COLOURED = 50, 90
 STICK_LONG, STICK_SOLID = 2.2, 0.7
 ROUND_LONG, ROUND_SOLID = 1.4, 0.8
@@ -66,7 +67,7 @@ def shows_sticks(tile: np.ndarray) -> bool:
     angles, rounds = [], 0
     for blob in blobs:
         area = cv2.contourArea(blob)
-        if not face.shape[0] * face.shape[1] / 200 <= area <= face.shape[0] * face.shape[1] / 6:
+        if not BLOB_SIZE[0] <= area / face[..., 0].size <= BLOB_SIZE[1]:
             continue
         _, (w, h), angle = cv2.minAreaRect(blob)
         long = max(w, h) / max(min(w, h), 1.0)
