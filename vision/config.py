@@ -51,12 +51,12 @@ class Thresholds:
     # validation photos, not the training ones (models/README.md): four read a set the
     # readers never saw better than two or one, at four times the face reader's cost.
     reader_turns: int = 4
-    # A face-up tile the readers are unsure of (no face `character_unsure` or likelier: the
+    # A face-up tile the readers are unsure of (no face `reader_unsure` or likelier: the
     # shipped readers are that sure of nearly every Hong Kong tile, whose photos it so costs
     # little) is read by the text recogniser too (`characters.py`): a face whose characters
     # it reads with probability p has its odds multiplied by 1 + `character_odds` x p,
     # chosen among 0, 50, 400 and 1000 on renders of the held-out styles (models/README.md).
-    character_unsure: float = 0.9
+    reader_unsure: float = 0.9
     character_odds: float = 400.0
     # Such a tile that may be a flower is read at its top corners too, where many sets paint
     # a flower's numeral and name small: a flower whose numeral (or name) it reads there

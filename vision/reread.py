@@ -56,12 +56,12 @@ def reread(
 
 def reread_characters(img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, face_up: np.ndarray, characters: CharacterReader, config: Thresholds) -> np.ndarray:
     """`probs` with each face-up tile the readers are unsure of (no face
-    `character_unsure` or likelier) read by the text recogniser too: a face whose
+    `reader_unsure` or likelier) read by the text recogniser too: a face whose
     characters it reads with probability p takes odds 1 + `character_odds` x p times the
     readers'. Where it reads none, the readers' reading stands. Such a tile that may still
     be a flower (`may_be_a_flower`) is read at its corners too (`among_flowers`,
     `corner_odds`)."""
-    unsure = face_up & (probs.max(1) < config.character_unsure)
+    unsure = face_up & (probs.max(1) < config.reader_unsure)
     if not unsure.any():
         return probs
     weighed = probs[unsure] * (1 + config.character_odds * characters.read(img, boxes[unsure]))

@@ -85,13 +85,13 @@ def shows_sticks(tile: np.ndarray) -> bool:
 
 def reread_suits(img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, face_up: np.ndarray, config: Thresholds) -> np.ndarray:
     """`probs` with each face-up tile the readers are unsure of (no face
-    `character_unsure` or likelier, the text recogniser's reading counted) weighed by its
+    `reader_unsure` or likelier, the text recogniser's reading counted) weighed by its
     circles and sticks: the dots' odds `suit_odds` times the rest's where it shows a
     circle, the rest's so many times theirs where it shows none; the bamboo's odds
     `stick_odds` times where it shows sticks. A tile without circles may be bamboo, a
     flower or a character alike: it only tells against the dots; one without sticks may
     be a bird, or blurred, and tells nothing."""
-    unsure = face_up & (probs.max(1) < config.character_unsure)
+    unsure = face_up & (probs.max(1) < config.reader_unsure)
     if not unsure.any():
         return probs
     tiles = [upright(img, tuple(b)) for b in boxes[unsure]]
