@@ -15,6 +15,9 @@ sys.path.insert(0, str(ROOT))
 
 from scoring.hand import hand_from_json  # noqa: E402
 from scoring.scorer import Score, score  # noqa: E402
+from vision.faces import Cut  # noqa: E402
+
+UNSEEN_CUT = Cut(1.43, 1.69, 0.0, 0.17)  # how models/unseen/taiscore-faces.onnx cuts: grown more down than across, about a lower centre
 
 
 def play(concealed: str, win: str, **kw) -> Score:

@@ -10,7 +10,7 @@ import json
 import cv2
 import numpy as np
 import pytest
-from conftest import ROOT, labelled_golden_photos
+from conftest import ROOT, UNSEEN_CUT, labelled_golden_photos
 
 from vision.detector import DEFAULT_MODEL, Detector
 from vision.faces import DEFAULT_FACES, FACES, MARGIN, SAME_CUT, SIZE, Cut, FaceReader, crop, cut_of, own_boxes, uncrop
@@ -53,7 +53,7 @@ def test_training_crops_turn_by_quarters_and_are_never_mirrored():
     assert turns == {0, 1, 2, 3}
 
 
-@pytest.mark.parametrize("cut", [SAME_CUT, Cut(1.43, 1.69, 0.0, 0.17)])
+@pytest.mark.parametrize("cut", [SAME_CUT, UNSEEN_CUT])
 def test_a_training_crop_is_taught_the_box_where_the_tile_lies_in_it(cut):
     from vision.training.faces import augmented
 
@@ -143,7 +143,7 @@ def test_the_unseen_reader_cuts_as_its_rendered_boxes_taught_it_and_keeps_the_de
     from vision.models import UNSEEN_FACES
 
     unseen = FaceReader(UNSEEN_FACES)
-    assert unseen.cut.across > MARGIN and unseen.cut.down > unseen.cut.across and unseen.cut.lower > 0
+    assert unseen.cut == UNSEEN_CUT and unseen.cut.across > MARGIN and unseen.cut.down > unseen.cut.across and unseen.cut.lower > 0
     assert not unseen.own_boxes
     assert FaceReader(DEFAULT_FACES).cut == Cut() and FaceReader(DEFAULT_FACES).own_boxes
     given = np.array([[150.0, 100, 240, 220], [10, 20, 50, 80]])

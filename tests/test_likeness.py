@@ -4,9 +4,10 @@ style's each face a class of its own, measured by a style's first example of eac
 from __future__ import annotations
 
 import numpy as np
+from conftest import UNSEEN_CUT
 
 from vision.classes import BACK
-from vision.faces import FACES, SIZE, Cut
+from vision.faces import FACES, SIZE
 from vision.training.likeness import CROPS_PER_TILE, _photo_crops, nearest_right
 
 
@@ -15,7 +16,7 @@ def test_a_rendered_photos_face_up_tiles_are_cut_as_either_reader_cuts_them_each
     from datasets.scene import render
 
     style = "drawn-cwkai-0"
-    crops, labels, photos = _photo_crops((7, style, "hand", 3, Cut(1.43, 1.69, 0.0, 0.17)))
+    crops, labels, photos = _photo_crops((7, style, "hand", 3, UNSEEN_CUT))
     shown = [c for c, *_ in render(build([style]), 7, max_side=960).boxes if c != BACK]
     assert crops.shape == (CROPS_PER_TILE * len(shown), SIZE, SIZE, 3) and crops.dtype == np.uint8
     assert labels.tolist() == [3 * len(FACES) + c for c in shown for _ in range(CROPS_PER_TILE)]

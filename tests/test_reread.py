@@ -16,8 +16,8 @@ from vision.detections import Detections, box_iou
 from vision.faces import FACES
 from vision.reread import among_flowers, reread, reread_characters
 
-# The fake readers' tiles are black, and show no circle: the suits are not these tests' subject.
-PLAIN = dataclasses.replace(DEFAULT, suit_odds=1.0)
+# The fake readers' tiles are black, and show no circle and no stick: the suits are not these tests' subject.
+PLAIN = dataclasses.replace(DEFAULT, suit_odds=1.0, stick_odds=1.0)
 
 
 def test_a_blend_lies_the_readers_share_of_the_way_from_the_detectors_box_to_the_readers():

@@ -26,10 +26,11 @@ BAMBOO = np.array([c.endswith("s") for c in FACES])
 # crop's size, is the least of 20, 30 and 40 that finds a circle on no more than one
 # bamboo tile in sixteen of the trained art sources' renders (models/README.md).
 VOTES = 40
-# Sticks, on the upright crop less a `STICK_EDGE` band round it (the tile's edge and its
-# neighbours): ink is what lies `INK_DARK` grey levels under the paper (the 80th
-# percentile) or is coloured past `INK_COLOURED` saturation; a blob of it covering a
-# share `BLOB_SIZE` of the crop is a stick where its least enclosing rectangle is
+# Sticks, on the face, the upright crop less a `STICK_EDGE` band round it (the tile's edge
+# and its neighbours): ink is what lies `INK_DARK` grey levels under the paper (the
+# `PAPER` percentile of the face's grey) or is coloured past `INK_COLOURED` saturation,
+# less specks a pixel wide; a blob of it covering a share `BLOB_SIZE` of the face is a
+# stick where its least enclosing rectangle is
 # `STICK_LONG` times as long as wide and it fills `STICK_SOLID` of its convex hull (a
 # character's strokes joined into one blob do not), round where it is at most
 # `ROUND_LONG` long and `ROUND_SOLID` solid. A bamboo tile's sticks stand parallel: they
@@ -39,6 +40,7 @@ VOTES = 40
 STICK_EDGE = 0.06
 BLOB_SIZE = (1 / 200, 1 / 6)
 INK_DARK, INK_COLOURED = 50, 90
+PAPER = 80
 STICK_LONG, STICK_SOLID = 2.2, 0.7
 ROUND_LONG, ROUND_SOLID = 1.4, 0.8
 STICK_PARALLEL = 10.0
@@ -62,18 +64,19 @@ def shows_sticks(tile: np.ndarray) -> bool:
     face = tile[edge : h - edge, edge : w - edge]
     grey = cv2.cvtColor(face, cv2.COLOR_RGB2GRAY).astype(np.int16)
     coloured = cv2.cvtColor(face, cv2.COLOR_RGB2HSV)[..., 1] > INK_COLOURED
-    ink = ((grey < np.percentile(grey, 80) - INK_DARK) | coloured).astype(np.uint8)
-    blobs, _ = cv2.findContours(cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    ink = ((grey < np.percentile(grey, PAPER) - INK_DARK) | coloured).astype(np.uint8)
+    unspecked = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    blobs, _ = cv2.findContours(unspecked, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     angles, rounds = [], 0
     for blob in blobs:
         area = cv2.contourArea(blob)
         if not BLOB_SIZE[0] <= area / face[..., 0].size <= BLOB_SIZE[1]:
             continue
-        _, (w, h), angle = cv2.minAreaRect(blob)
-        long = max(w, h) / max(min(w, h), 1.0)
+        _, (side, other), angle = cv2.minAreaRect(blob)
+        long = max(side, other) / max(min(side, other), 1.0)
         solid = area / max(cv2.contourArea(cv2.convexHull(blob)), 1.0)
         if long >= STICK_LONG and solid >= STICK_SOLID:
-            angles.append((angle + (90 if w < h else 0)) % 180)  # the direction of its long side
+            angles.append((angle + (90 if side < other else 0)) % 180)  # the direction of its long side
         else:
             rounds += long <= ROUND_LONG and solid >= ROUND_SOLID
     if not angles:

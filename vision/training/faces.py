@@ -160,6 +160,27 @@ def plain(photo: np.ndarray, box: np.ndarray, size: int = SIZE, cut: Cut = SAME_
     return crop(photo, tuple(box), size, cut=cut)
 
 
+def blocks() -> list:
+    """The readers' convolutions: a stem and the separable blocks of `WIDTHS`, each
+    convolution followed by its BatchNorm and a ReLU, down to a 4 x 4 map of a 64 px crop."""
+    from torch import nn
+
+    def sep(cin: int, cout: int, stride: int) -> list[nn.Module]:
+        return [
+            nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False),
+            nn.BatchNorm2d(cin),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(cin, cout, 1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        ]
+
+    layers = [nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True)]
+    for cin, cout, stride in WIDTHS:
+        layers += sep(cin, cout, stride)
+    return layers
+
+
 def build_net():
     """A MobileNet-style network for 64 px crops, about 22 M multiply-adds a tile, so the
     17-25 tiles of a hand cost a few milliseconds on two CPU cores. It gives 42 face
@@ -188,19 +209,7 @@ def build_net():
                 faces = layer(faces)
             return faces, self.inset + self.box(x) / 10
 
-    def sep(cin: int, cout: int, stride: int) -> list[nn.Module]:
-        return [
-            nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False),
-            nn.BatchNorm2d(cin),
-            nn.ReLU(inplace=True),
-            nn.Conv2d(cin, cout, 1, bias=False),
-            nn.BatchNorm2d(cout),
-            nn.ReLU(inplace=True),
-        ]
-
-    layers = [nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True)]
-    for cin, cout, stride in WIDTHS:
-        layers += sep(cin, cout, stride)
+    layers = blocks()
     body = len(layers)
     layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(WIDTHS[-1][1], len(FACES))]
     return FaceNet(layers, body)

@@ -1,12 +1,12 @@
-"""`python -m vision.training.likeness`: train the likeness network (相似) that a tile-set
-profile compares tiles by, on renders of the trained styles alone, and write it to
-`models/taiscore-likeness.onnx`; `embedding.add_embedding` grafts it into each face
-reader as its `embedding` output.
+"""`python -m vision.training.likeness`: train a likeness network (相似) for tile-set
+profiles to compare tiles by, on renders of the trained styles alone, and write it as
+ONNX (`crops` in, a unit `embedding` out). Tried in session 30 and not shipped: the
+profiles compare the face reader's pooled features (models/README.md, "A likeness
+network of its own").
 
 Why a network of its own: the face reader's pooled features learnt which kind a face is
 across the trained styles, so they put a new set's tiles near whichever trained kind
-they resemble, and a profile's examples of that set barely help (models/README.md,
-"Likeness"). This network learns instead whether two crops show the same face of the
+they resemble, and a profile's examples of that set barely help. This network learns instead whether two crops show the same face of the
 same set: each trained style's each kind is a class of its own (a cosine-margin loss,
 as face recognition learns people it will never meet), seen under what a photo varies:
 light, focus, a detector's box off, its neighbours, a quarter turn, either reader's cut.
@@ -28,24 +28,22 @@ from vision.faces import FACES, SAME_CUT, SIZE, Cut
 
 from .env import ROOT
 
-MODEL = ROOT / "models" / "taiscore-likeness.onnx"
+OUT = ROOT / "work" / "runs" / "likeness.onnx"
 DIM = 128  # the embedding's length
-SCALE, MARGIN = 24.0, 0.25  # CosFace: the logits' scale and the margin taken off the true class's cosine
+SCALE, COS_MARGIN = 24.0, 0.25  # CosFace: the logits' scale and the margin taken off the true class's cosine
 CROPS_PER_TILE = 2
+WARM_UP = 0.03  # share of the training time the learning rate rises over, before it anneals
+EMBED_BATCH = 2048  # crops embedded at once to measure
 
 
 def build_net(dim: int = DIM):
-    """The face reader's blocks (`faces.WIDTHS`, about 22 M multiply-adds a crop) and a
+    """The face reader's blocks (`faces.blocks`, about 22 M multiply-adds a crop) and a
     linear head to a unit vector of `dim`."""
     from torch import nn
 
-    from .faces import WIDTHS
+    from .faces import WIDTHS, blocks
 
-    layers = [nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True)]
-    for cin, cout, stride in WIDTHS:
-        layers += [nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False), nn.BatchNorm2d(cin), nn.ReLU(inplace=True),
-                   nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(WIDTHS[-1][1], dim)]
+    layers = [*blocks(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(WIDTHS[-1][1], dim)]
 
     class Likeness(nn.Sequential):
         def forward(self, x):
@@ -57,14 +55,14 @@ def build_net(dim: int = DIM):
 def _photo_crops(job: tuple[int, str, str, int, Cut]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The face-up tiles of one rendered photo of `style` (`scene` "hand" or a
     `datasets.scene` scene), each cut `CROPS_PER_TILE` times as either reader may see it
-    (its own cut or the `other` reader's), their classes (the style's `number` times 42
-    plus the face) and the photo's seed for each."""
+    (its own cut or the `other` reader's), their classes (`style_index` times 42 plus
+    the face) and the photo's seed for each."""
     from datasets.faces import build
     from datasets.scene import render, render_scene
 
     from .faces import augmented
 
-    seed, style, scene, number, other = job
+    seed, style, scene, style_index, other = job
     faces = build([style])
     photo = render(faces, seed, max_side=960) if scene == "hand" else render_scene(faces, seed, scene, max_side=640)
     rng = np.random.default_rng(seed)
@@ -75,7 +73,7 @@ def _photo_crops(job: tuple[int, str, str, int, Cut]) -> tuple[np.ndarray, np.nd
         for _ in range(CROPS_PER_TILE):
             cut = SAME_CUT if rng.random() < 0.5 else other
             crops.append(augmented(photo.image, np.array(box), rng, turned=0.3, cut=cut)[0])
-            labels.append(number * len(FACES) + c)
+            labels.append(style_index * len(FACES) + c)
     return np.array(crops, np.uint8).reshape(-1, SIZE, SIZE, 3), np.array(labels, np.int64), np.full(len(labels), seed)
 
 
@@ -114,6 +112,7 @@ def train(args: argparse.Namespace) -> None:
     import torch
 
     from datasets.faces import HELD_OUT, TRAINED, build
+    from vision.generalisation import SEED
 
     torch.manual_seed(args.seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"
@@ -122,13 +121,15 @@ def train(args: argparse.Namespace) -> None:
     trained = [s for s, f in build(list(TRAINED)).items() if len(f) == len(FACES)]
     held = [s for s, f in build(list(HELD_OUT)).items() if len(f) == len(FACES)]
     crops, labels, _ = rendered(trained, args.hands, args.close, args.seed, args.workers)
-    check = rendered(held, args.check, 0, 900_000, args.workers)
+    check = rendered(held, args.check, 0, SEED, args.workers)  # the rendered rows' seeds
     print(f"{len(trained)} styles, {len(crops)} crops of {len(np.unique(labels))} faces to train on; "
           f"{len(check[0])} crops of {len(held)} held-out styles; rendered in {time.time() - began:.0f} s", flush=True)
     net = build_net().to(device).to(memory_format=torch.channels_last)
     weights = torch.nn.Parameter(torch.randn(len(trained) * len(FACES), DIM, device=device) * 0.01)
     if args.start:
-        net.load_state_dict(torch.load(args.start, map_location=device)["net"])
+        state = torch.load(args.start, map_location=device)
+        net.load_state_dict(state["net"])
+        weights.data.copy_(state["classes"])
     opt = torch.optim.AdamW([{"params": net.parameters()}, {"params": [weights], "weight_decay": 0.0}], lr=args.lr, weight_decay=args.weight_decay)
     x_all = torch.from_numpy(crops).to(device)
     y_all = torch.from_numpy(labels).to(device)
@@ -136,21 +137,21 @@ def train(args: argparse.Namespace) -> None:
     def embed(seen: np.ndarray) -> np.ndarray:
         net.eval()
         with torch.no_grad(), torch.autocast(device, torch.bfloat16, enabled=device == "cuda"):
-            out = [net(_input(torch.from_numpy(seen[i : i + 2048]).to(device))).float().cpu().numpy() for i in range(0, len(seen), 2048)]
+            out = [net(_input(torch.from_numpy(seen[i : i + EMBED_BATCH]).to(device))).float().cpu().numpy() for i in range(0, len(seen), EMBED_BATCH)]
         net.train()
         return np.concatenate(out)
 
     budget, step, last_report = args.minutes * 60, 0, time.time()
     start = time.time()
     while (done := (time.time() - start) / budget) < 1:
-        lr = args.lr * min(1.0, done / 0.03) * 0.5 * (1 + np.cos(np.pi * done))
+        lr = args.lr * min(1.0, done / WARM_UP) * 0.5 * (1 + np.cos(np.pi * done))
         for group in opt.param_groups:
             group["lr"] = lr
         pick = torch.randint(len(x_all), (args.batch,), device=device)
         x, y = _varied(_input(x_all[pick])), y_all[pick]
         with torch.autocast(device, torch.bfloat16, enabled=device == "cuda"):
             cosine = net(x).float() @ torch.nn.functional.normalize(weights, dim=1).T
-        loss = torch.nn.functional.cross_entropy(SCALE * (cosine - MARGIN * torch.nn.functional.one_hot(y, len(weights))), y)
+        loss = torch.nn.functional.cross_entropy(SCALE * (cosine - COS_MARGIN * torch.nn.functional.one_hot(y, len(weights))), y)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -159,9 +160,9 @@ def train(args: argparse.Namespace) -> None:
             last_report = time.time()
             print(f"{time.time() - start:.0f} s, step {step}, lr {lr:.2g}, loss {loss.item():.3f}, "
                   f"held-out styles read by their nearest example {nearest_right(embed, *check):.4f}", flush=True)
-            torch.save({"net": net.state_dict(), "step": step}, args.checkpoint)
+            torch.save({"net": net.state_dict(), "classes": weights.detach(), "step": step}, args.checkpoint)
     print(f"held-out styles read by their nearest example {nearest_right(embed, *check):.4f} after {step} steps", flush=True)
-    torch.save({"net": net.state_dict(), "step": step}, args.checkpoint)
+    torch.save({"net": net.state_dict(), "classes": weights.detach(), "step": step}, args.checkpoint)
     export(net.float().cpu().to(memory_format=torch.contiguous_format), args.out)
 
 
@@ -190,7 +191,7 @@ def _varied(x):
     return out.clamp(0, 1).contiguous(memory_format=torch.channels_last)
 
 
-def export(net, out: Path = MODEL) -> Path:
+def export(net, out: Path = OUT) -> Path:
     """ONNX: `crops` (N x 3 x 64 x 64, as the readers take them) in, `embedding` (N x DIM,
     unit length) out, the batch dynamic."""
     import torch
@@ -214,9 +215,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--report", type=float, default=60.0, help="seconds between measurements")
-    p.add_argument("--start", type=Path, help="a checkpoint to begin from")
+    p.add_argument("--start", type=Path, help="a checkpoint to begin from (the network and its classes; the optimiser starts afresh)")
     p.add_argument("--checkpoint", type=Path, default=ROOT / "work" / "runs" / "likeness.pt")
-    p.add_argument("--out", type=Path, default=MODEL)
+    p.add_argument("--out", type=Path, default=OUT)
     args = p.parse_args(argv)
     args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
     train(args)
