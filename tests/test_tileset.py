@@ -125,6 +125,18 @@ def test_the_unseen_real_sets_examples_are_clear_tiles_as_a_player_lays_them():
     assert clear(boxes, 640, 480).tolist() == [True, False, False, False, False, False, True, True]
 
 
+def test_the_unseen_real_sets_examples_come_from_photos_in_their_own_colour():
+    from vision.training.profiles import natural
+
+    photo = np.full((200, 300, 3), (40, 120, 40), np.uint8)  # green felt
+    boxes = np.array([[20, 20, 95, 120], [120, 20, 195, 120]], float)
+    for x1, y1, x2, y2 in boxes.astype(int):
+        photo[y1:y2, x1:x2] = (225, 235, 240)  # ivory tiles
+        photo[y1 + 30 : y1 + 70, x1 + 20 : x1 + 55] = (30, 30, 160)  # a red character
+    magenta = cv2.addWeighted(photo, 0.6, np.full_like(photo, (200, 40, 200)), 0.4, 0)
+    assert natural(photo, boxes) and not natural(magenta, boxes)
+
+
 def test_tile_notation_is_read_in_the_order_written_and_a_bad_one_refused():
     assert tileset.kinds_of("3m1m 7z8f") == ["3m", "1m", "7z", "8f"]
     for bad in ("", "9z", "0m", "12x", "1m?"):
