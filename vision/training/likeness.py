@@ -6,12 +6,12 @@ network of its own").
 
 Why a network of its own: the face reader's pooled features learnt which kind a face is
 across the trained styles, so they put a new set's tiles near whichever trained kind
-they resemble, and a profile's examples of that set barely help. This network learns instead whether two crops show the same face of the
-same set: each trained style's each kind is a class of its own (a cosine-margin loss,
-as face recognition learns people it will never meet), seen under what a photo varies:
-light, focus, a detector's box off, its neighbours, a quarter turn, either reader's cut.
-Held-out styles measure it (`HELD_OUT`: one example per kind, the rest read by the
-nearest one).
+they resemble, and a profile's examples of that set barely help. This network learns
+instead whether two crops show the same face of the same set: each trained style's
+each kind is a class of its own (a cosine-margin loss, as face recognition learns
+people it will never meet), seen under what a photo varies: light, focus, a detector's
+box off, its neighbours, a quarter turn, either reader's cut. Held-out styles measure
+it (`HELD_OUT`: one example per kind, the rest read by the nearest one).
 """
 
 from __future__ import annotations
