@@ -133,3 +133,13 @@ def test_an_unsure_tile_showing_sticks_leans_to_the_bamboo_and_one_showing_none_
     # the sticks: 4s's odds 0.3 x 4 against 4p's 0.4 and the rest's 0.3 (a fifth of it on the other bamboo, x 4)
     assert got[0, INDEX["4s"]] == pytest.approx(1.2 / (1.2 + 0.4 + 0.3 * 32 / 40 + 0.3 * 8 / 40 * 4))
     assert got[1] == pytest.approx(probs[1])
+
+
+def test_sticks_on_a_tile_showing_circles_do_not_count(monkeypatch):
+    import vision.suits
+
+    img, boxes = _photo_of_sticks()
+    monkeypatch.setattr(vision.suits, "shows_circles", lambda tile: True)
+    probs = _unsure("4p", "4s")
+    got = reread_suits(img, boxes[:1], probs, np.array([True]), STICKS)
+    assert got == pytest.approx(probs)

@@ -91,9 +91,10 @@ def reread_suits(img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, face_up:
     `reader_unsure` or likelier, the text recogniser's reading counted) weighed by its
     circles and sticks: the dots' odds `suit_odds` times the rest's where it shows a
     circle, the rest's so many times theirs where it shows none; the bamboo's odds
-    `stick_odds` times where it shows sticks. A tile without circles may be bamboo, a
-    flower or a character alike: it only tells against the dots; one without sticks may
-    be a bird, or blurred, and tells nothing."""
+    `stick_odds` times where it shows sticks and no circle (a dots tile's pips can run
+    together into a stick). A tile without circles may be bamboo, a flower or a
+    character alike: it only tells against the dots; one without sticks may be a bird,
+    or blurred, and tells nothing."""
     unsure = face_up & (probs.max(1) < config.reader_unsure)
     if not unsure.any():
         return probs
@@ -101,7 +102,7 @@ def reread_suits(img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, face_up:
     circles = np.array([shows_circles(t) for t in tiles])
     sticks = np.array([shows_sticks(t) for t in tiles])
     weighed = probs[unsure] * np.where(DOTS, np.where(circles, config.suit_odds, 1 / config.suit_odds)[:, None], 1.0)
-    weighed *= np.where(BAMBOO, np.where(sticks, config.stick_odds, 1.0)[:, None], 1.0)
+    weighed *= np.where(BAMBOO, np.where(sticks & ~circles, config.stick_odds, 1.0)[:, None], 1.0)
     out = probs.copy()
     out[unsure] = weighed / weighed.sum(1, keepdims=True)
     return out
