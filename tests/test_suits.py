@@ -70,11 +70,17 @@ def test_on_the_hong_kong_photos_sticks_are_a_bamboo_tile():
     assert np.mean(shown["s"]) >= 0.5 and max(np.mean(shown["p"]), np.mean(shown["m"])) <= 0.15, {k: np.mean(v) for k, v in shown.items()}
 
 
-def _photo_of_circles() -> tuple[np.ndarray, np.ndarray]:
-    """Two ivory tiles on felt: the first painted with four rings, the second blank."""
+def _two_blank_tiles() -> np.ndarray:
+    """Two blank ivory tiles on felt, at x 20-95 and 140-215, y 10-110."""
     img = np.full((120, 240, 3), (40, 120, 40), np.uint8)
     for x in (20, 140):
         img[10:110, x : x + 75] = 235
+    return img
+
+
+def _photo_of_circles() -> tuple[np.ndarray, np.ndarray]:
+    """Two ivory tiles on felt: the first painted with four rings, the second blank."""
+    img = _two_blank_tiles()
     for cx, cy in ((40, 35), (75, 35), (40, 85), (75, 85)):
         cv2.circle(img, (cx, cy), 13, (40, 40, 200), 4)
     return img, np.array([[20.0, 10, 95, 110], [140, 10, 215, 110]])
@@ -110,9 +116,7 @@ def test_a_tile_the_readers_are_sure_of_or_face_down_is_not_weighed():
 
 def _photo_of_sticks() -> tuple[np.ndarray, np.ndarray]:
     """Two ivory tiles on felt: the first painted with four green sticks standing in a row, the second blank."""
-    img = np.full((120, 240, 3), (40, 120, 40), np.uint8)
-    for x in (20, 140):
-        img[10:110, x : x + 75] = 235
+    img = _two_blank_tiles()
     for cx in (32, 47, 62, 77):
         cv2.rectangle(img, (cx - 3, 25), (cx + 3, 95), (60, 140, 30), -1)
     return img, np.array([[20.0, 10, 95, 110], [140, 10, 215, 110]])
