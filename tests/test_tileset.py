@@ -134,7 +134,27 @@ def test_the_unseen_real_sets_examples_come_from_photos_in_their_own_colour():
         photo[y1:y2, x1:x2] = (225, 235, 240)  # ivory tiles
         photo[y1 + 30 : y1 + 70, x1 + 20 : x1 + 55] = (30, 30, 160)  # a red character
     magenta = cv2.addWeighted(photo, 0.6, np.full_like(photo, (200, 40, 200)), 0.4, 0)
-    assert natural(photo, boxes) and not natural(magenta, boxes)
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert natural(photo, boxes) and not natural(magenta, boxes) and not natural(grey, boxes)
+
+
+def test_the_unseen_real_sets_photos_are_told_apart_by_the_set_their_names_say_they_show():
+    from vision.training.profiles import set_of
+
+    assert set_of("IMG_20231222_151210_jpg.rf.69451f.jpg") == "felt"
+    assert [set_of(n) for n in ("hand_008_jpg.rf.9c6d.jpg", "character_family_002_jpg.rf.0a31.jpg", "discards_001_jpg.rf.028e.jpg")] == ["indexed"] * 3
+    assert set_of("367510082_1446416116203876_4782610030311571409_n_jpg.rf.b947.jpg") is None  # gathered from the web
+    assert set_of("IMG_2742_JPG.rf.1a2b.jpg") is None  # a set with no training photo
+
+
+@pytest.mark.shared("datasets/chinese-mahjong-detection")
+def test_each_set_the_protocol_teaches_has_training_and_validation_photos():
+    from datasets.real import SOURCE
+    from vision.training.profiles import SETS, set_of
+
+    for split, least in (("train", 60), ("valid", 20)):
+        shown = [set_of(p.name) for p in (SOURCE / split / "images").iterdir()]
+        assert all(shown.count(group) >= least for group in SETS), (split, {group: shown.count(group) for group in SETS})
 
 
 def test_tile_notation_is_read_in_the_order_written_and_a_bad_one_refused():

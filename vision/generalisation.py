@@ -70,19 +70,24 @@ def _share(n: int, of: int) -> str:
     return f"{100 * n / of:.1f} %" if of else "-"
 
 
+HEADER = (
+    "| protocol row | photos | tiles | tiles found (IoU 0.5) | tiles read right | flowers read right | photos entirely right |\n"
+    "| --- | --- | --- | --- | --- | --- | --- |"
+)
+
+
+def row(name: str, tally: Tally) -> str:
+    """One row of `table`: a long run prints each as it is counted."""
+    n = tally.counts
+    flowers = f"{_share(n['flowers_right'], n['flowers'])} of {n['flowers']}" if n["flowers"] else "- (none shown)"
+    return (
+        f"| {name} | {n['photos']} | {n['tiles']} | {_share(n['found'], n['tiles'])} | {_share(n['right'], n['tiles'])} | {flowers} | "
+        f"{_share(n['entirely_right'], n['photos'])} |"
+    )
+
+
 def table(tallies: dict[str, Tally]) -> str:
-    lines = [
-        "| protocol row | photos | tiles | tiles found (IoU 0.5) | tiles read right | flowers read right | photos entirely right |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for name, tally in tallies.items():
-        n = tally.counts
-        flowers = f"{_share(n['flowers_right'], n['flowers'])} of {n['flowers']}" if n["flowers"] else "- (none shown)"
-        lines.append(
-            f"| {name} | {n['photos']} | {n['tiles']} | {_share(n['found'], n['tiles'])} | {_share(n['right'], n['tiles'])} | {flowers} | "
-            f"{_share(n['entirely_right'], n['photos'])} |"
-        )
-    return "\n".join(lines)
+    return "\n".join([HEADER, *(row(name, tally) for name, tally in tallies.items())])
 
 
 def rendered_rows(n: int, max_side: int) -> dict[str, Callable[[], Iterator[Truth]]]:
