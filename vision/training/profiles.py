@@ -127,8 +127,9 @@ def _examples(train: Path) -> dict[str | None, dict[str, list[tuple[np.ndarray, 
         face_up = gt[:, 0] < BACK
         if not natural(img, gt[face_up, 1:]):
             continue
+        is_clear_ones = clear(gt[:, 1:], img.shape[1], img.shape[0])[face_up]
         for group in {None, set_of(f.name)}:
-            for row, is_clear in zip(gt[face_up], clear(gt[:, 1:], img.shape[1], img.shape[0])[face_up]):
+            for row, is_clear in zip(gt[face_up], is_clear_ones):
                 seen = (clear_ones if is_clear else upright_ones).setdefault(group, {}).setdefault(CLASSES[int(row[0])], [])
                 if (is_clear or row[4] - row[2] > UPRIGHT * (row[3] - row[1])) and len(seen) < max(PER_KIND):
                     seen.append((img, row[1:]))  # each photo read once; only the photos of examples kept
@@ -163,21 +164,22 @@ def unseen_real_set(train: Path, valid: Path) -> None:
     reader = Detector(faces=UNSEEN_FACES, flowers=None)
     examples = _examples(train)
     photos = [(load(f), f) for f in image_files(valid)]
+    taught = {group: {k: _taught(reader.faces, f"{group}-{k}", examples[group], k) for k in PER_KIND[:2]} for group in SETS}
     readings = []
-    for group, other in zip(SETS, [*SETS][1:] + [*SETS][:1]):
-        own = [(img, f) for img, f in photos if set_of(f.name) == group]
+    for i, group in enumerate(SETS):
+        own, other = [(img, f) for img, f in photos if set_of(f.name) == group], [*SETS][(i + 1) % len(SETS)]
         readings.append((f"{group} set", own, "no profile", None))
-        readings += [(f"{group} set", own, f"{k} per kind of its own", _taught(reader.faces, f"{group}-{k}", examples[group], k)) for k in PER_KIND[:2]]
-        readings.append((f"{group} set", own, f"the {other} set's, 1 per kind", _taught(reader.faces, f"{other}-1", examples[other], 1)))
+        readings += [(f"{group} set", own, f"{k} per kind of its own", profile) for k, profile in taught[group].items()]
+        readings.append((f"{group} set", own, f"the {other} set's, 1 per kind", taught[other][1]))
     readings.append(("all photos", photos, "no profile", None))
     readings += [("all photos", photos, f"{k} per kind, all sets' first", _taught(reader.faces, f"hong-kong-{k}", examples[None], k)) for k in PER_KIND]
     print(f"Hong Kong validation photos ({len(photos)}), a face reader that never saw a Hong Kong photo; profiles taught from its training photos")
     print(HEADER, flush=True)
-    for photos_of, shown, taught, profile in readings:
+    for photos_of, shown, read_with, profile in readings:
         reading, tally = reader.with_tileset(profile), Tally()
         for img, f in shown:
             tally.add(reading.detect(img), labels_for(f, img.shape[1], img.shape[0]))
-        print(row(f"{photos_of}, {taught}", tally), flush=True)
+        print(row(f"{photos_of}, {read_with}", tally), flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
