@@ -79,7 +79,10 @@ def photo_section() -> None:
         upload = st.file_uploader(f"Photo of the winning hand (JPEG, PNG, WebP, HEIC; {LIMITS})", type=PHOTO_TYPES, key=f"upload-{generation}")
     else:
         upload = st.camera_input("Take a photo", key=f"camera-{generation}")
+    uploader = f"{source}-{generation}"
     if upload is None:
+        if st.session_state.get("photo_from") == uploader:  # the player took the photo away: its reading goes with it
+            _forget_photo()
         return
     data = upload.getvalue()
     digest = hashlib.sha1(data).hexdigest()
@@ -88,6 +91,7 @@ def photo_section() -> None:
     try:
         img = load(data, upload.name)
     except ImageError as e:
+        _forget_photo()  # the last photo's reading must not stand under this file's name
         st.error(str(e))
         return
     try:
@@ -96,10 +100,21 @@ def photo_section() -> None:
         st.error(f"The tile detector is not available: {e}")
         return
     st.session_state.photo_digest = digest
+    st.session_state.photo_from = uploader
     st.session_state.photo = img
     st.session_state.correction = Correction.of_photo(found)
     st.session_state.selected = None
     st.session_state.pop("taught", None)  # an undo belongs to the photo it was made on
+
+
+def _forget_photo() -> None:
+    """The photo's reading gone, and what was scored from it: nothing stays on the page,
+    or in the ledger's hand to add, that the page no longer shows."""
+    s = st.session_state
+    if "photo" not in s:
+        return
+    for key in ("photo", "photo_digest", "photo_from", "correction", "selected", "taught", "scored_hand"):
+        s.pop(key, None)
 
 
 def _reader():
@@ -133,7 +148,8 @@ def _use_typed() -> None:
         return
     s.correction = Correction.of_placed(placed)
     s.selected = None
-    s.pop("photo", None)  # the typed hand replaces the photo's reading, and the photo with it
+    for key in ("photo", "photo_digest", "photo_from"):  # the typed hand replaces the photo's reading, and the photo with it
+        s.pop(key, None)
     s.upload_generation = s.get("upload_generation", 0) + 1
 
 
@@ -146,6 +162,8 @@ def correction_section() -> None:
     st.caption("Tap a tile to fix it 點一張牌修改 · boxes by group: green 手牌 concealed, red 胡牌 winning, "
                "purple 花 flowers, grey 不算 not this hand, other colours 副露 melds · dashed with ? : low confidence")
     if "photo" in st.session_state:
+        if not corr.tiles:
+            st.warning("No tile found in this photo 相片中未見牌: photograph the hand from above and closer, or type it below")
         view = overlay.photo(st.session_state.photo, corr, selected if isinstance(selected, int) else None)
         _tappable(view, "tap_photo", _select)
     strip, _ = st.columns([3, 2])  # full width on a phone, where the columns stack
@@ -277,6 +295,7 @@ def _group_picked(tile_id: int, key: str) -> None:
 def result_section(context: dict, rs: rulesets.Ruleset) -> None:
     corr: Correction | None = st.session_state.get("correction")
     if corr is None or not corr.tiles:
+        st.session_state.pop("scored_hand", None)  # no payout shown, no hand for the ledger
         return
     st.subheader("3 · Payout 台數與付款")
     seats, payout = st.columns([1, 2])
@@ -412,6 +431,8 @@ def _ledger_write(sid: str, action: str, record: dict | None, nonce: str) -> Non
     try:
         if action == "add":
             store.add(sid, record)
+            if any("hand" in w for w in record.get("winners", [])):
+                st.session_state.pop("scored_hand", None)  # booked once: the next seats must not win it again
         else:
             store.undo(sid)
     except HandError as e:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import tomllib
 
+import cv2
 import numpy as np
 import pytest
 from conftest import ROOT
@@ -172,9 +173,20 @@ def test_ledger_records_the_scored_hand_with_its_seats_and_stays_on_the_page():
     assert len(at.table[0].value) == 1
 
 
+def test_a_hand_booked_in_the_ledger_is_not_offered_again():
+    at = _ledger(_type_hand(_app(), "123m456m789p234s678s55p", "4m"))
+    at.button(key="add_win").click().run()
+    assert not any("Hand to add" in i.value for i in at.info)  # the seats moved on: offered again, it would be the next seat's win
+    at.button(key="add_win").click().run()  # a second tap books a win of the points typed (none), not the hand again
+    assert [r["Hand 牌型 台"] for r in at.table[0].value.to_dict("records")] == ["3", "0"]
+
+
 def test_the_winner_offered_is_the_one_the_hand_to_add_names_after_the_deal_passes():
     at = _ledger(_type_hand(_app(), "123m456m789p234s678s55p", "4m"))  # Ben (S) wins on Cat's discard (W): Amy loses the deal
     at.button(key="add_win").click().run()
+    at.radio(key="page").set_value("Score 算台").run()
+    at = _type_hand(at, "123m456m789p234s678s55p", "4m")  # the next hand, scored as S winning on W's discard
+    at.radio(key="page").set_value("Ledger 帳本").run()
     assert any("Cat (南 S) wins on Dan's discard (西 W)" in i.value for i in at.info)  # Ben deals now: Cat sits S, Dan W
     winner = next(s for s in at.selectbox if s.label == "Winner 胡牌")
     discarder = next(s for s in at.selectbox if s.label == "Discarder 放槍")
@@ -272,3 +284,37 @@ def test_a_corrupt_active_set_is_named_on_both_pages_and_the_photo_read_without_
     assert not at.exception
     assert any(w.value.startswith("Read without your tile set 未用我的牌: tile set 'home'") for w in at.warning)
     assert at.session_state.correction.tiles  # read all the same
+
+
+def test_a_photo_with_no_tile_says_so_and_leaves_no_hand_for_the_ledger():
+    at = _type_hand(_app(), "123m456m789p234s678s55p", "4m")
+    assert "scored_hand" in at.session_state
+    blank = cv2.imencode(".png", np.full((480, 640, 3), 128, np.uint8))[1].tobytes()
+    at.file_uploader(key="upload-1").set_value(("grey.png", blank, "image/png")).run()
+    assert not at.exception and not at.session_state.correction.tiles
+    assert any(w.value.startswith("No tile found in this photo") for w in at.warning)
+    assert "scored_hand" not in at.session_state
+
+
+def test_a_file_that_is_no_photo_takes_the_last_photos_reading_away_and_the_same_photo_reads_again_after_typing():
+    at = _app()
+    photo = ("faces.png", (ROOT / "tests" / "golden" / "faces.png").read_bytes(), "image/png")
+    at.file_uploader(key="upload-0").set_value(photo).run()
+    read = len(at.session_state.correction.tiles)
+    assert read
+    at.file_uploader(key="upload-0").set_value(("notes.jpg", b"these are notes, not a photo", "image/jpeg")).run()
+    assert [e.value for e in at.error] == ["notes.jpg: not a photo taiscore can read (JPEG, PNG, WebP, HEIC)"]
+    assert "correction" not in at.session_state and "photo" not in at.session_state
+    at.file_uploader(key="upload-0").set_value(photo).run()
+    at = _type_hand(at, "123m456m789p234s678s55p", "4m")
+    assert "photo" not in at.session_state
+    at.file_uploader(key="upload-1").set_value(photo).run()  # the same photo again: read again, in place of the typed hand
+    assert "photo" in at.session_state and len(at.session_state.correction.tiles) == read
+
+
+def test_taking_the_photo_away_takes_its_reading_with_it():
+    at = _app()
+    at.file_uploader(key="upload-0").set_value(("faces.png", (ROOT / "tests" / "golden" / "faces.png").read_bytes(), "image/png")).run()
+    assert "correction" in at.session_state
+    at.file_uploader(key="upload-0").set_value(None).run()
+    assert "correction" not in at.session_state and "scored_hand" not in at.session_state
