@@ -517,9 +517,21 @@ def set_view(name: str) -> None:
         for d in profile.doubts():
             st.warning(f"Doubt 疑問: {d}")
         if profile.kinds:
-            picture = profile.picture(per_kind=min(max(profile.counts().values()), 8))
-            st.image(picture, caption=f"Each kind's examples side by side, in the order {' '.join(profile.counts())}", width=picture.shape[1])
-    st.button(f"Delete {name} 刪除", key=f"delete_set-{name}", on_click=_delete_set, args=(name,))
+            picture = profile.picture(per_kind=min(max(profile.counts().values()), 3))
+            st.image(picture, caption="Rows 萬 筒 條 字 花 as on the sheet; each kind's first examples side by side, blank where none",
+                     width=picture.shape[1])
+    if st.session_state.get("deleting_set") != name:
+        st.button(f"Delete {name} 刪除", key=f"delete_set-{name}", on_click=_ask_delete, args=(name,))
+        return
+    st.warning(f"Delete {name} and every example it learnt? This cannot be undone 刪除後無法復原")
+    sure, keep = st.columns(2)
+    sure.button(f"Delete {name} for good 確定刪除", key=f"confirm_delete-{name}", on_click=_delete_set, args=(name,))
+    keep.button("Keep it 保留", key=f"keep_set-{name}", on_click=_ask_delete, args=(None,))
+
+
+def _ask_delete(name: str | None) -> None:
+    """A set holds a player's teaching: deleting it takes a second, deliberate tap."""
+    st.session_state.deleting_set = name
 
 
 def _choose_set(key: str) -> None:
@@ -530,6 +542,7 @@ def _choose_set(key: str) -> None:
 
 
 def _delete_set(name: str) -> None:
+    st.session_state.deleting_set = None
     try:
         tileset.delete(name)
     except tileset.ProfileError as e:

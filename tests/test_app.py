@@ -250,7 +250,7 @@ def test_a_mislabelled_sheet_shows_its_doubts(sheet):
 @pytest.mark.shared("art")
 def test_a_sheet_showing_another_count_than_named_is_refused_and_nothing_stored(sheet, tmp_path):
     at = _learn(_my_tiles(_app()), sheet, SHEET[:-2] + "f")  # 8f left out: 41 named
-    assert [e.value for e in at.error] == ["Nothing learnt 未學習: sheet.png: 42 tiles found, 41 named"]
+    assert [e.value for e in at.error] == ["Nothing learnt 未學習: sheet.png: 42 tiles found, 41 named (rows found, top to bottom: 9 + 9 + 9 + 7 + 8)"]
     assert not at.success and tileset.names(tmp_path / "tilesets") == []
     assert "No set yet 尚無牌組" in [c.value for c in at.caption]
     at = _learn(at, sheet, SHEET, name="../home")
@@ -264,10 +264,15 @@ def test_learn_without_a_photo_says_so():
 
 
 @pytest.mark.shared("art")
-def test_deleting_the_active_set_from_the_tab_leaves_none_active(sheet, tmp_path):
+def test_deleting_the_active_set_takes_a_second_tap_and_leaves_none_active(sheet, tmp_path):
     at = _learn(_my_tiles(_app()), sheet, SHEET)
     _active_choice(at).set_value("home").run()
     at.button(key="delete_set-home").click().run()
+    assert tileset.names(tmp_path / "tilesets") == ["home"]  # one tap only asks
+    at.button(key="keep_set-home").click().run()
+    assert tileset.names(tmp_path / "tilesets") == ["home"] and not any(b.key == "confirm_delete-home" for b in at.button)
+    at.button(key="delete_set-home").click().run()
+    at.button(key="confirm_delete-home").click().run()
     assert not at.exception and tileset.names(tmp_path / "tilesets") == [] and tileset.active(tmp_path / "tilesets") is None
     assert "No set yet 尚無牌組" in [c.value for c in at.caption]
 

@@ -64,7 +64,12 @@ def _read_right(detector: Detector, art: dict) -> int:
 def test_a_sheet_teaches_every_kind_once_and_shows_each_kinds_examples(profile):
     assert profile.counts() == {k: 1 for k in tileset.kinds_of(SHEET)}
     assert profile.embeddings.shape[0] == 42 and np.linalg.norm(profile.embeddings, axis=1) == pytest.approx(np.ones(42), abs=1e-5)
-    assert profile.crops.shape == (42, 64, 64, 3) and profile.picture(per_kind=2).shape == (42 * 64, 2 * 64, 3)
+    assert profile.crops.shape == (42, 64, 64, 3)
+    picture = profile.picture(per_kind=2)  # the sheet's five rows, nine kinds at most, each with its name above
+    assert picture.shape == (5 * (64 + tileset.PICTURE_LABEL), 9 * (2 * 64 + tileset.PICTURE_GAP), 3)
+    first_5z = profile.crops[profile.kinds.index("5z")]
+    top, left = 3 * (64 + tileset.PICTURE_LABEL) + tileset.PICTURE_LABEL, 4 * (2 * 64 + tileset.PICTURE_GAP)
+    assert np.array_equal(picture[top : top + 64, left : left + 64], first_5z)
 
 
 @pytest.mark.shared("art")
@@ -104,6 +109,7 @@ def test_tiles_are_taken_rows_top_to_bottom_each_left_to_right():
     boxes = np.array([[0, 0, 10, 14], [12, 1, 22, 15], [24, 3, 34, 17], [0, 30, 10, 44], [12, 27, 22, 41]], float)
     order = [3, 0, 4, 2, 1]
     assert [order[i] for i in tileset.reading_order(boxes[order])] == [0, 1, 2, 3, 4]
+    assert [[order[i] for i in row] for row in tileset.rows_of(boxes[order])] == [[0, 1, 2], [3, 4]]
 
 
 def test_the_unseen_real_sets_examples_are_clear_tiles_as_a_player_lays_them():
@@ -204,7 +210,7 @@ def test_learning_stores_a_set_and_adds_to_it_and_it_is_listed_shown_and_deleted
 def test_a_photo_whose_tile_count_differs_stores_nothing(capsys, store, tmp_path):
     sheet = render_sheet_photo(tmp_path / "sheet.png")
     code, out, err = _cli(capsys, "tileset", "learn", "home", f"{sheet}={SHEET}", f"{sheet}=1m2m")
-    assert code == 2 and out == "" and err == f"taiscore: {sheet}: 42 tiles found, 2 named\n"
+    assert code == 2 and out == "" and err == f"taiscore: {sheet}: 42 tiles found, 2 named (rows found, top to bottom: 9 + 9 + 9 + 7 + 8)\n"
     assert not store.exists() or not list(store.iterdir())
 
 

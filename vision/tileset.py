@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from scoring.tiles import flower_name, kind_of
@@ -67,6 +68,7 @@ NAME = re.compile(r"[\w-]{1,64}")
 ACTIVE = "active.json"  # the app's choice of set, beside the sets
 SHEET = "123456789m123456789p123456789s1234567z12345678f"  # the standard sheet's TILES: the 42 kinds in five rows
 _GROUP = re.compile(r"(\d+)([mpszf])")
+PICTURE_LABEL, PICTURE_GAP = 16, 8  # px: a kind's name above its examples, and a gap before the next kind
 
 
 class ProfileError(ValueError):
@@ -163,16 +165,24 @@ class Profile:
         keep = max(len(self.kinds) - n, 0)
         return Profile(self.name, self.kinds[:keep], self.embeddings[:keep], self.crops[:keep], self.readers)
 
-    def picture(self, per_kind: int = 8) -> np.ndarray:
-        """What was learnt, RGB: a row per kind with an example, its first `per_kind`
-        examples side by side, as the face reader saw them."""
-        rows = []
-        for kind in self.counts():
-            seen = [c for k, c in zip(self.kinds, self.crops) if k == kind][:per_kind]
-            row = np.full((self.crops.shape[1], self.crops.shape[2] * per_kind, 3), 255, np.uint8)
-            row[:, : len(seen) * self.crops.shape[2]] = np.hstack(seen)
-            rows.append(row)
-        return np.vstack(rows) if rows else np.zeros((0, 0, 3), np.uint8)
+    def picture(self, per_kind: int = 3) -> np.ndarray:
+        """What was learnt, RGB, laid out as the sheet is: a row per suit (萬 筒 條, the
+        honours, the flowers), a cell per kind with its name above its first `per_kind`
+        examples side by side, as the face reader saw them; a kind without one, blank."""
+        if not self.kinds:
+            return np.zeros((0, 0, 3), np.uint8)
+        size = self.crops.shape[1]
+        cell_w, cell_h = size * per_kind + PICTURE_GAP, size + PICTURE_LABEL
+        rows = [[k for k in FACES if k.endswith(suit)] for suit in "mpszf"]
+        out = np.full((cell_h * len(rows), cell_w * max(map(len, rows)), 3), 255, np.uint8)
+        for r, row in enumerate(rows):
+            for c, kind in enumerate(row):
+                x, y = c * cell_w, r * cell_h
+                cv2.putText(out, kind, (x + 2, y + PICTURE_LABEL - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1, cv2.LINE_AA)
+                seen = [crop for k, crop in zip(self.kinds, self.crops) if k == kind][:per_kind]
+                for i, crop in enumerate(seen):
+                    out[y + PICTURE_LABEL : y + cell_h, x + i * size : x + (i + 1) * size] = crop
+        return out
 
     def reread(self, probs: np.ndarray, embedded: np.ndarray) -> np.ndarray:
         """The general reader's `probs` (N x 42) mixed with the profile's reading of each
@@ -301,10 +311,10 @@ def active_profile(faces: Path = DEFAULT_FACES, where: Path | None = None) -> Pr
     return load(name, faces, where) if name else None
 
 
-def reading_order(boxes: np.ndarray) -> list[int]:
-    """Indices of `boxes` (x1, y1, x2, y2) in reading order: rows from top to bottom, each
-    left to right. A row is the tiles whose centres lie at about the same height: a tile
-    whose centre is within half the median tile height of the row's last one joins it."""
+def rows_of(boxes: np.ndarray) -> list[list[int]]:
+    """Indices of `boxes` (x1, y1, x2, y2) by row, from top to bottom, each row left to
+    right. A row is the tiles whose centres lie at about the same height: a tile whose
+    centre is within half the median tile height of the row's last one joins it."""
     if not len(boxes):
         return []
     cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
@@ -315,7 +325,12 @@ def reading_order(boxes: np.ndarray) -> list[int]:
             rows[-1].append(i)
         else:
             rows.append([i])
-    return [i for row in rows for i in sorted(row, key=lambda j: cx[j])]
+    return [sorted(row, key=lambda j: cx[j]) for row in rows]
+
+
+def reading_order(boxes: np.ndarray) -> list[int]:
+    """Indices of `boxes` in reading order: rows from top to bottom (`rows_of`), each left to right."""
+    return [i for row in rows_of(boxes) for i in row]
 
 
 def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]], workers: int = WORKERS) -> Profile:
@@ -324,13 +339,15 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
     does not know the set), at the `LEARNING` thresholds whatever its own (the app's one
     detector reads and learns), `workers` photos at a time; the face reader embeds them
     all in a few runs. A photo whose tile count differs from its TILES raises CountError
-    naming it (the first such in `photos`), and nothing is learnt from any photo."""
+    naming it (the first such in `photos`) and the tiles found in each of its rows, and
+    nothing is learnt from any photo."""
     named = [kinds_of(tiles) for _, _, tiles in photos]
     with ThreadPoolExecutor(max(workers, 1)) as pool:
         found = list(pool.map(lambda photo: _tiles_in(detector, photo[1]), photos))
     for (photo, _, _), boxes, kinds in zip(photos, found, named):
         if len(boxes) != len(kinds):
-            raise CountError(f"{photo}: {len(boxes)} tiles found, {len(kinds)} named")
+            found_rows = " + ".join(str(len(row)) for row in rows_of(boxes))  # which row to look at: the player laid them out
+            raise CountError(f"{photo}: {len(boxes)} tiles found, {len(kinds)} named (rows found, top to bottom: {found_rows or 'none'})")
     if not photos:
         return profile
     reader = _embedding_reader(detector.faces)
