@@ -19,7 +19,7 @@ from streamlit_image_coordinates import streamlit_image_coordinates
 from ledger.replay import replay
 from ledger.report import statement_csv
 from ledger.store import Store
-from ledger.summary import NONE, SELF_DRAWN, hand_rows, next_seats
+from ledger.summary import NONE, SELF_DRAWN, booked, hand_rows, next_seats
 from scoring import ruleset as rulesets
 from scoring.building import GROUPS, WINNING, from_notation, group_label
 from scoring.display import hand_summary, option_label, replaced_names
@@ -367,7 +367,7 @@ def ledger_page(store: Store, context: dict, unit: str) -> None:
     except HandError as e:
         st.error(f"No hand can be added: {e}")
     else:
-        record_hand(sid, list(table.players), seats)
+        record_hand(sid, table, statement, seats)
     st.subheader("Hands 每局")
     st.table(hand_rows(statement, records, unit) or [{"Hand 局": NONE, "Type 類": "no hands yet"}])
     if statement.pending:
@@ -393,9 +393,11 @@ def _start_session(context: dict) -> None:
         store.close()
 
 
-def record_hand(sid: str, players: list[str], seats: dict[str, str]) -> None:
-    """Add the hand scored on the Score page (its seat, discarder and self-drawn as scored), a draw or a false win; undo the last."""
+def record_hand(sid: str, table, statement, seats: dict[str, str]) -> None:
+    """Add the hand scored on the Score page (its seat, discarder and self-drawn as scored), a draw or a false win; undo the last.
+    What a win books is shown before it is added: the night's dealer streak is the ledger's, not the sidebar's."""
     st.subheader("Record 記錄")
+    players = list(table.players)
     player_at = {w: p for p, w in seats.items()}
     scored = st.session_state.get("scored_hand")
     use_hand = scored is not None and st.checkbox("Add the hand scored on the Score page", value=True, key="ledger_use_hand")
@@ -413,6 +415,10 @@ def record_hand(sid: str, players: list[str], seats: dict[str, str]) -> None:
     points = 0 if use_hand else c3.number_input("Points 台 (no scored hand)", min_value=0, value=0, key="ledger_points")
     winner_entry = {"player": winner, **({"hand": scored["hand"]} if use_hand else {"points": int(points)})}
     record = {"type": "win", "winners": [winner_entry], "discarder": None if discarder == SELF_DRAWN else discarder}
+    try:
+        st.caption(f"Add win books 加胡記入: {booked(table, statement, record)}")
+    except HandError as e:
+        st.caption(f"This win cannot be added: {e}")
     b1, b2, b3, b4 = st.columns(4)
     nonce = st.session_state.setdefault("ledger_nonce", uuid.uuid4().hex)
     b1.button("Add win 加胡", key="add_win", on_click=_ledger_write, args=(sid, "add", record, nonce))

@@ -4,7 +4,7 @@ hand in a line (who won, from whom, how many 台, what changed hands)."""
 from __future__ import annotations
 
 from .replay import Statement, replay
-from .session import HandRecord, Table
+from .session import HandRecord, Table, hand_from_record
 
 SELF_DRAWN = "自摸 self-drawn"
 NONE = "—"  # an empty cell; a bare "-" (or a "#" header) would be read as Markdown by st.table and shown as a bullet (or nothing)
@@ -15,6 +15,18 @@ def next_seats(table: Table, statement: Statement) -> dict[str, str]:
     gives a hand added now (a draw changes nothing before it is played), replayed from
     where the statement leaves the night, so the night is not replayed again."""
     return replay(table, [HandRecord("draw")], statement.position).hands[-1].seats
+
+
+def amounts(payments) -> str:
+    """`"Cat→Ben 160; Dan→Ben 160"`: who pays whom in one hand."""
+    return "; ".join(f"{p.payer}→{p.payee} {p.amount}" for p in payments) or NONE
+
+
+def booked(table: Table, statement: Statement, record: dict) -> str:
+    """What adding `record` (as the page would add it) books, replayed from where the
+    statement leaves the night: its dealer, streak and stakes, which the score page's
+    sidebar may not know. A record the night refuses raises HandError, as adding it would."""
+    return amounts(replay(table, [hand_from_record(record, table)], statement.position).hands[-1].payments)
 
 
 def hand_rows(statement: Statement, records: list[HandRecord], unit: str) -> list[dict]:
@@ -36,6 +48,6 @@ def hand_rows(statement: Statement, records: list[HandRecord], unit: str) -> lis
             "Winner 胡": winner,
             "From 放槍": source,
             f"Hand 牌型 {unit}": ", ".join(str(v) for v in h.points.values()) or NONE,  # dealer items are in the amounts only
-            "Amounts 金額": "; ".join(f"{p.payer}→{p.payee} {p.amount}" for p in h.payments) or NONE,
+            "Amounts 金額": amounts(h.payments),
         })
     return rows

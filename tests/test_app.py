@@ -158,6 +158,7 @@ def test_ledger_records_the_scored_hand_with_its_seats_and_stays_on_the_page():
     at = _ledger(_type_hand(_app(), "123m456m789p234s678s55p", "4m"))
     assert at.radio(key="page").value == "Ledger 帳本"
     assert any("Ben (南 S) wins on Cat's discard (西 W), 3 台" in i.value for i in at.info)  # Amy deals: Ben sits S, Cat W
+    assert "Add win books 加胡記入: Cat→Ben 160" in [c.value for c in at.caption]  # what the ledger will book, before it does
     at.button(key="add_win").click().run()
     assert not at.exception and not at.error and not _stray(at)
     assert at.radio(key="page").value == "Ledger 帳本"
@@ -188,6 +189,7 @@ def test_the_winner_offered_is_the_one_the_hand_to_add_names_after_the_deal_pass
     at = _type_hand(at, "123m456m789p234s678s55p", "4m")  # the next hand, scored as S winning on W's discard
     at.radio(key="page").set_value("Ledger 帳本").run()
     assert any("Cat (南 S) wins on Dan's discard (西 W)" in i.value for i in at.info)  # Ben deals now: Cat sits S, Dan W
+    assert "Add win books 加胡記入: Dan→Cat 160" in [c.value for c in at.caption]
     winner = next(s for s in at.selectbox if s.label == "Winner 胡牌")
     discarder = next(s for s in at.selectbox if s.label == "Discarder 放槍")
     assert (winner.value, discarder.value) == ("Cat", "Dan")
