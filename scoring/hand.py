@@ -273,7 +273,7 @@ def validate(hand: Hand) -> None:
     if hand.winning_tile is not None and hand.winning_tile not in hand.concealed:
         raise HandError(f"winning tile {code(hand.winning_tile)} is not among the concealed tiles (they include the winning tile)")
     if hand.winning_tile is None and not (flower_win or hand.four_kongs):
-        raise HandError("winning_tile is missing")
+        raise HandError("the winning tile (winning_tile) is missing: name the tile that completed the hand")
     if not hand.self_drawn:
         if hand.discarder is None:
             raise HandError("a win on a discard needs the discarder's seat (discarder), or set self_drawn")

@@ -310,7 +310,7 @@ def test_a_file_that_is_no_photo_takes_the_last_photos_reading_away_and_the_same
     read = len(at.session_state.correction.tiles)
     assert read
     at.file_uploader(key="upload-0").set_value(("notes.jpg", b"these are notes, not a photo", "image/jpeg")).run()
-    assert [e.value for e in at.error] == ["notes.jpg: not a photo taiscore can read (JPEG, PNG, WebP, HEIC)"]
+    assert [e.value for e in at.error] == ["notes.jpg: not an image taiscore can read (JPEG, PNG, WebP, HEIC)"]
     assert "correction" not in at.session_state and "photo" not in at.session_state
     at.file_uploader(key="upload-0").set_value(photo).run()
     at = _type_hand(at, "123m456m789p234s678s55p", "4m")

@@ -60,7 +60,7 @@ def load(source: str | Path | bytes, name: str = "photo") -> np.ndarray:
                 f"{name}: more than {2 * Image.MAX_IMAGE_PIXELS // 1_000_000} MP, above the {MAX_PIXELS // 1_000_000} MP limit"
             ) from None
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Warning):
-            raise ImageError(f"{name}: not a photo taiscore can read (JPEG, PNG, WebP, HEIC)") from None
+            raise ImageError(f"{name}: not an image taiscore can read (JPEG, PNG, WebP, HEIC)") from None
         with photo:
             w, h = photo.size
             if w * h > MAX_PIXELS:
