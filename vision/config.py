@@ -76,6 +76,20 @@ class Thresholds:
     # larger of the two best, the cue's own likelihood ratio on renders being 8.1
     # (models/README.md).
     stick_odds: float = 4.0
+    # A tile read face up whose middle is inked less than `back_ink` and whose ground lies
+    # `back_colour` or more (Lab, lightness weighed `back_lightness`) from the median ground
+    # of the photo's faces (tiles inked `face_ink` or more, at least `faces_for_colour`) is
+    # face down (`backs.py`). Chosen on 10 rendered hands of each held-out style (318
+    # backs, 24 blank 白 up to 21 apart, the darkest in shade) with room to spare, and
+    # checked on the Hong Kong felt and corner-indexed validation photos, whose 201 blank 白
+    # lie at most 12 apart (models/README.md, "Face down"). A box whose short side is less
+    # than `back_side` of the faces' median is a sliver of a tile cut by the photo's edge.
+    back_ink: float = 0.03
+    back_colour: float = 25.0
+    back_lightness: float = 0.25
+    face_ink: float = 0.1
+    faces_for_colour: int = 2
+    back_side: float = 0.5
     # A tile the face reader thinks at least this likely a flower is read again, larger, by
     # the flower reader; an unsure one the readers still think so likely is read at its corners.
     may_be_a_flower: float = 0.1

@@ -4,7 +4,8 @@ tiles (`windows.py`), one box per tile is kept and placed (`voting.py`), in a ph
 set the detector does not know the finder places the tiles (`finder.py`), the face and
 flower readers read each tile again (`reread.py`; the text recogniser the characters of
 those they are unsure of: `characters.py`, and their circles whether dots: `suits.py`;
-with a tile-set profile, by their likeness to its set's examples too: `tileset.py`),
+with a tile-set profile, by their likeness to its set's examples too: `tileset.py`; a
+tile showing its back is face down: `backs.py`),
 and a photo stretched out of its proportions is read again squeezed back into them
 (`reshape.py`). Every threshold lies in `config.Thresholds`."""
 

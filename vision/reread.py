@@ -1,11 +1,13 @@
 """Every tile the detector found read again from its own crop: its face by the face reader
-(`faces.py`), a tile that may be a flower by the flower reader too (`flowers.py`), its
-edges blended with the reader's (`blend.py`)."""
+(`faces.py`), a tile that may be a flower by the flower reader too (`flowers.py`), one
+showing its back called face down (`backs.py`), its edges blended with the reader's
+(`blend.py`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from .backs import face_down
 from .blend import blend
 from .characters import CharacterReader
 from .classes import BACK
@@ -33,14 +35,16 @@ def reread(
     detector's call, which tile the readers', and a tile they cannot read is one to check
     (a low confidence), not to lose. A tile they are unsure of is read by the text
     recogniser too (`reread_characters`), and weighed by whether it shows circles, dots or
-    bamboo (`suits.reread_suits`)."""
+    bamboo (`suits.reread_suits`). A tile showing its back, one colour unlike the photo's
+    faces, is face down whatever the readers name it (`backs.face_down`)."""
     if tileset is None:
         (probs, seen), embedded = faces.read(img, found.boxes, config.reader_turns), None
     else:
         probs, seen, embedded = faces.read_embedded(img, found.boxes, config.reader_turns)
     if flowers is not None:
         probs = flowers.reread(img, found.boxes, probs, config.may_be_a_flower)
-    face_up = found.classes != BACK
+    read_down = found.classes == BACK
+    face_up = ~(read_down | face_down(img, found.boxes, ~read_down, config))
     if characters is not None:
         probs = reread_characters(img, found.boxes, probs, face_up, characters, config)
     probs = reread_suits(img, found.boxes, probs, face_up, config)
@@ -48,7 +52,7 @@ def reread(
     if tileset is not None:  # it may make a tile surer, never drop one
         probs = tileset.reread(probs, embedded)
         face_conf = np.maximum(face_conf, probs.max(1))
-    classes = np.where(face_up, probs.argmax(1), found.classes)
+    classes = np.where(face_up, probs.argmax(1), BACK)
     scores = np.where(face_up, found.scores * face_conf, found.scores)
     h, w = img.shape[:2]
     return Detections(blend(found.boxes, seen, config.reader_box_share), scores, classes).clipped(w, h)

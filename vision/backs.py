@@ -1,0 +1,58 @@
+"""Face down (蓋牌): a tile showing its back, one colour and no ink, unlike the photo's faces.
+
+A concealed kong (暗槓) is laid out with its tiles face down, and a photo of the table
+shows the walls so. No face reader knows a back (there is none among the 42 faces), and
+the detector learnt its `back` class from the Hong Kong set, whose photos hold none: it
+reads no rendered back as one (models/README.md, "Face down"), and the readers then name
+the blank as 白. A back is one colour, the set's, which is not the ivory or white of its
+faces; a face, even 白's empty one, is that of every other face in the photo. So a tile
+the readers would name whose middle shows no ink and whose colour lies far from the
+ground of the photo's inked faces is face down. Only the colour tells it: a back nearly
+the faces' own colour stays a face, for the player to check.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .config import Thresholds
+from .faces import Cut, crops_of
+
+SIZE = 32  # px: the middle of a tile, cut square; a colour and a share of ink need no more
+MIDDLE = Cut(0.7, 0.7)  # the box's middle 70 % each way: clear of its edge, its neighbours and the table
+INK = 30  # a pixel this far (Lab units, any channel) from its tile's ground is ink
+
+
+def grounds(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each tile's ground colour, the median Lab (OpenCV's 8-bit scale) of the brighter
+    half of its middle, and the share of its middle that is ink."""
+    lab = np.stack([cv2.cvtColor(np.ascontiguousarray(c[:, :, ::-1]), cv2.COLOR_BGR2LAB) for c in crops_of(img, boxes, SIZE, MIDDLE)])
+    lab = lab.reshape(len(boxes), -1, 3).astype(np.float32)
+    brighter = np.argsort(lab[:, :, 0], axis=1)[:, lab.shape[1] // 2 :]
+    ground = np.median(np.take_along_axis(lab, brighter[:, :, None], axis=1), axis=1)
+    ink = (np.abs(lab - ground[:, None]).max(2) > INK).mean(1)
+    return ground, ink
+
+
+def face_down(img: np.ndarray, boxes: np.ndarray, face_up: np.ndarray, config: Thresholds) -> np.ndarray:
+    """Which of the tiles at `boxes` (x1, y1, x2, y2 in the BGR `img`) that the detector
+    read face up (`face_up`) show their back: less than `back_ink` of their middle inked
+    and its ground `back_colour` or more from the median ground of the photo's faces (the
+    tiles inked `face_ink` or more, at least `faces_for_colour` of them), lightness
+    weighed `back_lightness` beside the two colour axes (a face in shade is darker, not
+    of another colour), and their short side `back_side` of the faces' or more. Where too
+    few faces show, none is called face down."""
+    down = np.zeros(len(boxes), bool)
+    if not face_up.any():
+        return down
+    ground, ink = grounds(img, boxes[face_up])
+    faces = ink >= config.face_ink
+    if faces.sum() < config.faces_for_colour:
+        return down
+    apart = ground - np.median(ground[faces], axis=0)
+    distance = np.sqrt((config.back_lightness * apart[:, 0]) ** 2 + apart[:, 1] ** 2 + apart[:, 2] ** 2)
+    side = np.minimum(boxes[face_up, 2] - boxes[face_up, 0], boxes[face_up, 3] - boxes[face_up, 1])
+    whole = side >= config.back_side * np.median(side[faces])  # a sliver at the photo's edge is part of a tile, or the table
+    down[face_up] = (ink < config.back_ink) & (distance >= config.back_colour) & whole
+    return down
