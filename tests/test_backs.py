@@ -12,6 +12,7 @@ from vision.config import DEFAULT
 
 IVORY, FELT = (225, 235, 240), (40, 120, 40)  # BGR
 BLUE_BACK, GREY_BACK = (170, 90, 40), (190, 200, 200)
+WHITE = {n: np.ones(n, bool) for n in range(9)}  # every tile read as 白 by the readers: the rule must tell faces by their ink
 
 
 def _table(tiles: list[tuple[str, tuple]]) -> tuple[np.ndarray, np.ndarray]:
@@ -32,29 +33,41 @@ def _table(tiles: list[tuple[str, tuple]]) -> tuple[np.ndarray, np.ndarray]:
 def test_a_tile_showing_a_coloured_back_is_face_down_and_a_blank_white_in_shade_is_not():
     shade = tuple(int(0.7 * v) for v in IVORY)  # 白's empty face, darker: in a shadow, not another colour
     img, boxes = _table([("ink", IVORY), ("ink", IVORY), ("blank", shade), ("back", BLUE_BACK), ("ink", IVORY), ("blank", IVORY)])
-    assert face_down(img, boxes, np.ones(6, bool), DEFAULT).tolist() == [False, False, False, True, False, False]
+    assert face_down(img, boxes, np.ones(6, bool), WHITE[6], DEFAULT).tolist() == [False, False, False, True, False, False]
 
 
 def test_a_back_nearly_the_faces_colour_stays_a_face_for_the_player_to_check():
     img, boxes = _table([("ink", IVORY), ("ink", IVORY), ("back", GREY_BACK), ("back", BLUE_BACK)])
-    assert face_down(img, boxes, np.ones(4, bool), DEFAULT).tolist() == [False, False, False, True]
+    assert face_down(img, boxes, np.ones(4, bool), WHITE[4], DEFAULT).tolist() == [False, False, False, True]
+
+
+def test_more_blank_tiles_side_by_side_than_a_set_has_white_dragons_are_a_wall_of_backs():
+    ivory_backs = [("blank", IVORY)] * 6  # backs the faces' own colour: each alone could be an empty 白
+    img, boxes = _table([("ink", IVORY), ("ink", IVORY), *ivory_backs])
+    assert face_down(img, boxes, np.ones(8, bool), WHITE[8], DEFAULT).tolist() == [False] * 2 + [True] * 6
+    faint_faces = np.array([False, False] + [False, True] * 3)  # the readers name a face in three of them: no wall
+    assert not face_down(img, boxes, np.ones(8, bool), faint_faces, DEFAULT).any()
+    img, boxes = _table([("ink", IVORY), ("ink", IVORY), *ivory_backs[:4]])  # a kong of 白: four of them
+    assert not face_down(img, boxes, np.ones(6, bool), WHITE[6], DEFAULT).any()
+    img, boxes = _table([("blank", IVORY), ("ink", IVORY)] * 3)  # blanks with faces between them
+    assert not face_down(img, boxes, np.ones(6, bool), WHITE[6], DEFAULT).any()
 
 
 def test_a_sliver_of_a_tile_at_the_photos_edge_is_not_a_back():
     img, boxes = _table([("ink", IVORY), ("ink", IVORY), ("back", BLUE_BACK), ("back", BLUE_BACK)])
     boxes[3, 2] = boxes[3, 0] + 20  # a third of a tile's width: the photo's edge cut it
-    assert face_down(img, boxes, np.ones(4, bool), DEFAULT).tolist() == [False, False, True, False]
+    assert face_down(img, boxes, np.ones(4, bool), WHITE[4], DEFAULT).tolist() == [False, False, True, False]
 
 
 def test_with_fewer_faces_than_it_takes_to_know_their_colour_no_tile_is_called_face_down():
     img, boxes = _table([("ink", IVORY), ("back", BLUE_BACK), ("back", BLUE_BACK), ("back", BLUE_BACK)])
-    assert not face_down(img, boxes, np.ones(4, bool), DEFAULT).any()
-    assert not face_down(img, boxes[:0], np.zeros(0, bool), DEFAULT).any()
+    assert not face_down(img, boxes, np.ones(4, bool), WHITE[4], DEFAULT).any()
+    assert not face_down(img, boxes[:0], np.zeros(0, bool), WHITE[0], DEFAULT).any()
 
 
 def test_a_tile_the_detector_already_reads_face_down_is_not_weighed_again():
     img, boxes = _table([("ink", IVORY), ("ink", IVORY), ("back", BLUE_BACK), ("back", BLUE_BACK)])
-    assert face_down(img, boxes, np.array([True, True, True, False]), DEFAULT).tolist() == [False, False, True, False]
+    assert face_down(img, boxes, np.array([True, True, True, False]), WHITE[4], DEFAULT).tolist() == [False, False, True, False]
 
 
 @pytest.mark.shared("datasets/chinese-mahjong-detection")
@@ -62,7 +75,7 @@ def test_no_face_of_the_hong_kong_golden_photos_is_called_face_down():
     photos = list(labelled_golden_photos())
     assert photos and sum("5z" in codes for _, _, codes in photos) >= 1, "the golden photos show a blank 白"
     for img, boxes, _ in photos:
-        assert not face_down(img, boxes, np.ones(len(boxes), bool), DEFAULT).any()
+        assert not face_down(img, boxes, np.ones(len(boxes), bool), np.ones(len(boxes), bool), DEFAULT).any()
 
 
 @pytest.mark.shared("art")

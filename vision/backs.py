@@ -7,8 +7,10 @@ reads no rendered back as one (models/README.md, "Face down"), and the readers t
 the blank as 白. A back is one colour, the set's, which is not the ivory or white of its
 faces; a face, even 白's empty one, is that of every other face in the photo. So a tile
 the readers would name whose middle shows no ink and whose colour lies far from the
-ground of the photo's inked faces is face down. Only the colour tells it: a back nearly
-the faces' own colour stays a face, for the player to check.
+ground of the photo's inked faces is face down. A back nearly the faces' own colour
+looks like an empty 白; but a set has four 白, so more blank tiles read as 白 than that
+side by side in a row are a wall of backs. Elsewhere such a back stays a face, for the player
+to check.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ import numpy as np
 
 from .config import Thresholds
 from .faces import Cut, crops_of
+from .tileset import rows_of
 
 SIZE = 32  # px: the middle of a tile, cut square; a colour and a share of ink need no more
 MIDDLE = Cut(0.7, 0.7)  # the box's middle 70 % each way: clear of its edge, its neighbours and the table
 INK = 30  # a pixel this far (Lab units, any channel) from its tile's ground is ink
+COPIES = 4  # of each tile in a set
 
 
 def grounds(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -35,24 +39,44 @@ def grounds(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return ground, ink
 
 
-def face_down(img: np.ndarray, boxes: np.ndarray, face_up: np.ndarray, config: Thresholds) -> np.ndarray:
+def face_down(img: np.ndarray, boxes: np.ndarray, face_up: np.ndarray, read_white: np.ndarray, config: Thresholds) -> np.ndarray:
     """Which of the tiles at `boxes` (x1, y1, x2, y2 in the BGR `img`) that the detector
-    read face up (`face_up`) show their back: less than `back_ink` of their middle inked
-    and its ground `back_colour` or more from the median ground of the photo's faces (the
-    tiles inked `face_ink` or more, at least `faces_for_colour` of them), lightness
-    weighed `back_lightness` beside the two colour axes (a face in shade is darker, not
-    of another colour), and their short side `back_side` of the faces' or more. Where too
-    few faces show, none is called face down."""
+    read face up (`face_up`) show their back. A blank one, less than `back_ink` of its
+    middle inked, is a back where its ground lies `back_colour` or more from the median
+    ground of the photo's faces (the tiles inked `face_ink` or more, at least
+    `faces_for_colour` of them), lightness weighed `back_lightness` beside the two colour
+    axes (a face in shade is darker, not of another colour), and its short side is
+    `back_side` of the faces' or more; and, inked less than `face_ink` and read as 白 by
+    the readers (`read_white`), where it stands in a wall (`in_walls`)."""
     down = np.zeros(len(boxes), bool)
     if not face_up.any():
         return down
     ground, ink = grounds(img, boxes[face_up])
-    faces = ink >= config.face_ink
-    if faces.sum() < config.faces_for_colour:
-        return down
-    apart = ground - np.median(ground[faces], axis=0)
-    distance = np.sqrt((config.back_lightness * apart[:, 0]) ** 2 + apart[:, 1] ** 2 + apart[:, 2] ** 2)
-    side = np.minimum(boxes[face_up, 2] - boxes[face_up, 0], boxes[face_up, 3] - boxes[face_up, 1])
-    whole = side >= config.back_side * np.median(side[faces])  # a sliver at the photo's edge is part of a tile, or the table
-    down[face_up] = (ink < config.back_ink) & (distance >= config.back_colour) & whole
+    blank, faces = ink < config.back_ink, ink >= config.face_ink
+    called = in_walls(boxes[face_up], ~faces & read_white[face_up], config)
+    if faces.sum() >= config.faces_for_colour:
+        apart = ground - np.median(ground[faces], axis=0)
+        distance = np.sqrt((config.back_lightness * apart[:, 0]) ** 2 + apart[:, 1] ** 2 + apart[:, 2] ** 2)
+        side = np.minimum(boxes[face_up, 2] - boxes[face_up, 0], boxes[face_up, 3] - boxes[face_up, 1])
+        whole = side >= config.back_side * np.median(side[faces])  # a sliver at the photo's edge is part of a tile, or the table
+        called |= blank & (distance >= config.back_colour) & whole
+    down[face_up] = called
     return down
+
+
+def in_walls(boxes: np.ndarray, blank: np.ndarray, config: Thresholds) -> np.ndarray:
+    """Which `blank` tiles (read as 白, with no face's ink) stand in a run of more than
+    `COPIES` of them side by side in a row (`tileset.rows_of`; each less than `wall_gap`
+    of its width from the last): a set has four 白, so such a run is a wall or a row of
+    backs, whatever their colour. A back of the faces' own colour shows so only there."""
+    out = np.zeros(len(boxes), bool)
+    for row in rows_of(boxes):
+        run: list[int] = []
+        for i in [*row, None]:
+            if i is not None and blank[i] and (not run or boxes[i, 0] - boxes[run[-1], 2] < config.wall_gap * (boxes[run[-1], 2] - boxes[run[-1], 0])):
+                run.append(i)
+                continue
+            if len(run) > COPIES:
+                out[run] = True
+            run = [i] if i is not None and blank[i] else []
+    return out

@@ -13,10 +13,12 @@ from .characters import CharacterReader
 from .classes import BACK
 from .config import Thresholds
 from .detections import Detections
-from .faces import FaceReader
+from .faces import FACES, FaceReader
 from .flowers import FLOWER_FACES, FlowerReader
 from .suits import reread_suits
 from .tileset import Profile
+
+WHITE = FACES.index("5z")  # 白: an empty face, as a back the faces' colour looks
 
 
 def reread(
@@ -44,7 +46,7 @@ def reread(
     if flowers is not None:
         probs = flowers.reread(img, found.boxes, probs, config.may_be_a_flower)
     read_down = found.classes == BACK
-    face_up = ~(read_down | face_down(img, found.boxes, ~read_down, config))
+    face_up = ~(read_down | face_down(img, found.boxes, ~read_down, probs.argmax(1) == WHITE, config))
     if characters is not None:
         probs = reread_characters(img, found.boxes, probs, face_up, characters, config)
     probs = reread_suits(img, found.boxes, probs, face_up, config)
