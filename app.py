@@ -76,13 +76,13 @@ def photo_section() -> None:
     source = st.radio("Photo from", ["Upload", "Camera"], horizontal=True, label_visibility="collapsed", key="source")
     generation = st.session_state.setdefault("upload_generation", 0)  # a typed hand empties the uploader
     if source == "Upload":
-        upload = st.file_uploader(f"Photo of the winning hand (JPEG, PNG, WebP, HEIC; {LIMITS})", type=PHOTO_TYPES, key=f"upload-{generation}")
+        key = f"upload-{generation}"
+        upload = st.file_uploader(f"Photo of the winning hand (JPEG, PNG, WebP, HEIC; {LIMITS})", type=PHOTO_TYPES, key=key,
+                                  on_change=_photo_changed, args=(key,))
     else:
-        upload = st.camera_input("Take a photo", key=f"camera-{generation}")
-    uploader = f"{source}-{generation}"
+        key = f"camera-{generation}"
+        upload = st.camera_input("Take a photo", key=key, on_change=_photo_changed, args=(key,))
     if upload is None:
-        if st.session_state.get("photo_from") == uploader:  # the player took the photo away: its reading goes with it
-            _forget_photo()
         return
     data = upload.getvalue()
     digest = hashlib.sha1(data).hexdigest()
@@ -100,11 +100,17 @@ def photo_section() -> None:
         st.error(f"The tile detector is not available: {e}")
         return
     st.session_state.photo_digest = digest
-    st.session_state.photo_from = uploader
     st.session_state.photo = img
     st.session_state.correction = Correction.of_photo(found)
     st.session_state.selected = None
     st.session_state.pop("taught", None)  # an undo belongs to the photo it was made on
+
+
+def _photo_changed(key: str) -> None:
+    """The player took the photo away (not another page drawn: the uploader is then
+    empty too, and its photo's reading must stay)."""
+    if st.session_state.get(key) is None:
+        _forget_photo()
 
 
 def _forget_photo() -> None:
@@ -113,7 +119,7 @@ def _forget_photo() -> None:
     s = st.session_state
     if "photo" not in s:
         return
-    for key in ("photo", "photo_digest", "photo_from", "correction", "selected", "taught", "scored_hand"):
+    for key in ("photo", "photo_digest", "correction", "selected", "taught", "scored_hand"):
         s.pop(key, None)
 
 
@@ -148,7 +154,7 @@ def _use_typed() -> None:
         return
     s.correction = Correction.of_placed(placed)
     s.selected = None
-    for key in ("photo", "photo_digest", "photo_from"):  # the typed hand replaces the photo's reading, and the photo with it
+    for key in ("photo", "photo_digest"):  # the typed hand replaces the photo's reading, and the photo with it
         s.pop(key, None)
     s.upload_generation = s.get("upload_generation", 0) + 1
 
@@ -525,7 +531,7 @@ def set_view(name: str) -> None:
         if profile.kinds:
             picture = profile.picture(per_kind=min(max(profile.counts().values()), 3))
             st.image(picture, caption="Rows 萬 筒 條 字 花 as on the sheet; each kind's first examples side by side, blank where none",
-                     width=picture.shape[1])
+                     width="content")  # its own width, narrowed to a phone's
     if st.session_state.get("deleting_set") != name:
         st.button(f"Delete {name} 刪除", key=f"delete_set-{name}", on_click=_ask_delete, args=(name,))
         return

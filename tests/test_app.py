@@ -325,3 +325,12 @@ def test_taking_the_photo_away_takes_its_reading_with_it():
     assert "correction" in at.session_state
     at.file_uploader(key="upload-0").set_value(None).run()
     assert "correction" not in at.session_state and "scored_hand" not in at.session_state
+
+
+def test_another_page_visited_keeps_the_photos_reading():
+    at = _app()
+    at.file_uploader(key="upload-0").set_value(("faces.png", (ROOT / "tests" / "golden" / "faces.png").read_bytes(), "image/png")).run()
+    read = at.session_state.correction
+    at.radio(key="page").set_value("Ledger 帳本").run()
+    at.radio(key="page").set_value("Score 算台").run()  # the uploader was not drawn meanwhile, and comes back empty
+    assert at.session_state.correction == read and "photo" in at.session_state
