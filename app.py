@@ -97,6 +97,7 @@ def photo_section() -> None:
     try:
         found = _reader().detect(img)
     except ValueError as e:
+        _forget_photo()
         st.error(f"The tile detector is not available: {e}")
         return
     st.session_state.photo_digest = digest
@@ -322,8 +323,11 @@ def result_section(context: dict, rs: rulesets.Ruleset) -> None:
             st.error(f"Cannot score this hand: {e}")
             return
         hand = {k: v for k, v in {**tiles, "events": context["events"]}.items() if v}
-        # kept before the tables are drawn: a tap on Ledger as the payout appears stops this run
-        st.session_state.scored_hand = {"hand": {**hand, **seating}, "total": result.total, "summary": hand_summary(tiles)}
+        if st.session_state.get("booked") is corr:  # this reading is in the ledger: offered again, the next seat would win it
+            st.session_state.pop("scored_hand", None)
+            st.info("In the ledger 已記入帳本: a new photo or typed hand is the next one to add")
+        else:  # kept before the tables are drawn: a tap on Ledger as the payout appears stops this run
+            st.session_state.scored_hand = {"hand": {**hand, **seating}, "total": result.total, "summary": hand_summary(tiles)}
         payout_tables(result, rs)
 
 
@@ -423,11 +427,13 @@ def record_hand(sid: str, table, statement, seats: dict[str, str]) -> None:
     record = {"type": "win", "winners": [winner_entry], "discarder": None if discarder == SELF_DRAWN else discarder}
     try:
         st.caption(f"Add win books 加胡記入: {booked(table, statement, record)}")
+        addable = True
     except HandError as e:
         st.caption(f"This win cannot be added: {e}")
+        addable = False
     b1, b2, b3, b4 = st.columns(4)
     nonce = st.session_state.setdefault("ledger_nonce", uuid.uuid4().hex)
-    b1.button("Add win 加胡", key="add_win", on_click=_ledger_write, args=(sid, "add", record, nonce))
+    b1.button("Add win 加胡", key="add_win", on_click=_ledger_write, args=(sid, "add", record, nonce), disabled=not addable)
     b2.button("Draw 流局", key="add_draw", on_click=_ledger_write, args=(sid, "add", {"type": "draw"}, nonce))
     b3.button(f"False win 詐胡 ({winner})", key="false_win", on_click=_ledger_write, args=(sid, "add", {"type": "false_win", "offender": winner}, nonce))
     b4.button("Undo last 撤銷", key="undo_last", on_click=_ledger_write, args=(sid, "undo", None, nonce))
@@ -443,8 +449,9 @@ def _ledger_write(sid: str, action: str, record: dict | None, nonce: str) -> Non
     try:
         if action == "add":
             store.add(sid, record)
-            if any("hand" in w for w in record.get("winners", [])):
-                st.session_state.pop("scored_hand", None)  # booked once: the next seats must not win it again
+            if any("hand" in w for w in record.get("winners", [])):  # booked once: the next seats must not win it again
+                st.session_state.pop("scored_hand", None)
+                st.session_state.booked = st.session_state.get("correction")
         else:
             store.undo(sid)
     except HandError as e:

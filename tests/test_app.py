@@ -180,6 +180,10 @@ def test_a_hand_booked_in_the_ledger_is_not_offered_again():
     assert not any("Hand to add" in i.value for i in at.info)  # the seats moved on: offered again, it would be the next seat's win
     at.button(key="add_win").click().run()  # a second tap books a win of the points typed (none), not the hand again
     assert [r["Hand 牌型 台"] for r in at.table[0].value.to_dict("records")] == ["3", "0"]
+    at.radio(key="page").set_value("Score 算台").run()  # the same reading, its payout shown again: still booked
+    assert any(i.value.startswith("In the ledger 已記入帳本") for i in at.info) and "scored_hand" not in at.session_state
+    at.radio(key="page").set_value("Ledger 帳本").run()
+    assert not any("Hand to add" in i.value for i in at.info)
 
 
 def test_the_winner_offered_is_the_one_the_hand_to_add_names_after_the_deal_passes():

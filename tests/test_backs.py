@@ -12,7 +12,7 @@ from vision.config import DEFAULT
 
 IVORY, FELT = (225, 235, 240), (40, 120, 40)  # BGR
 BLUE_BACK, GREY_BACK = (170, 90, 40), (190, 200, 200)
-WHITE = {n: np.ones(n, bool) for n in range(9)}  # every tile read as 白 by the readers: the rule must tell faces by their ink
+WHITE = {n: np.ones(n, bool) for n in range(10)}  # every tile read as 白 by the readers: the rule must tell faces by their ink
 
 
 def _table(tiles: list[tuple[str, tuple]]) -> tuple[np.ndarray, np.ndarray]:
@@ -45,8 +45,8 @@ def test_more_blank_tiles_side_by_side_than_a_set_has_white_dragons_are_a_wall_o
     ivory_backs = [("blank", IVORY)] * 6  # backs the faces' own colour: each alone could be an empty 白
     img, boxes = _table([("ink", IVORY), ("ink", IVORY), *ivory_backs])
     assert face_down(img, boxes, np.ones(8, bool), WHITE[8], DEFAULT).tolist() == [False] * 2 + [True] * 6
-    faint_faces = np.array([False, False] + [False, True] * 3)  # the readers name a face in three of them: no wall
-    assert not face_down(img, boxes, np.ones(8, bool), faint_faces, DEFAULT).any()
+    read_white = np.array([True, True] + [True, False] * 3)  # the readers name another face in three of them: no wall
+    assert not face_down(img, boxes, np.ones(8, bool), read_white, DEFAULT).any()
     img, boxes = _table([("ink", IVORY), ("ink", IVORY), *ivory_backs[:4]])  # a kong of 白: four of them
     assert not face_down(img, boxes, np.ones(6, bool), WHITE[6], DEFAULT).any()
     img, boxes = _table([("blank", IVORY), ("ink", IVORY)] * 3)  # blanks with faces between them
@@ -65,9 +65,12 @@ def test_with_fewer_faces_than_it_takes_to_know_their_colour_no_tile_is_called_f
     assert not face_down(img, boxes[:0], np.zeros(0, bool), WHITE[0], DEFAULT).any()
 
 
-def test_a_tile_the_detector_already_reads_face_down_is_not_weighed_again():
-    img, boxes = _table([("ink", IVORY), ("ink", IVORY), ("back", BLUE_BACK), ("back", BLUE_BACK)])
-    assert face_down(img, boxes, np.array([True, True, True, False]), WHITE[4], DEFAULT).tolist() == [False, False, True, False]
+def test_the_detectors_own_backs_join_a_wall_and_a_white_pung_beside_a_coloured_kong_stays_white():
+    img, boxes = _table([("ink", IVORY), ("ink", IVORY), *[("blank", IVORY)] * 6])
+    detector_backs = np.array([True, True, False, False, True, True, True, True])  # it read two of the wall face down itself
+    assert face_down(img, boxes, detector_backs, WHITE[8], DEFAULT).tolist() == [False] * 4 + [True] * 4
+    img, boxes = _table([("ink", IVORY), ("ink", IVORY), *[("back", BLUE_BACK)] * 4, *[("blank", IVORY)] * 3])
+    assert face_down(img, boxes, np.ones(9, bool), WHITE[9], DEFAULT).tolist() == [False] * 2 + [True] * 4 + [False] * 3
 
 
 @pytest.mark.shared("datasets/chinese-mahjong-detection")

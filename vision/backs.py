@@ -8,8 +8,8 @@ the blank as 白. A back is one colour, the set's, which is not the ivory or whi
 faces; a face, even 白's empty one, is that of every other face in the photo. So a tile
 the readers would name whose middle shows no ink and whose colour lies far from the
 ground of the photo's inked faces is face down. A back nearly the faces' own colour
-looks like an empty 白; but a set has four 白, so more blank tiles read as 白 than that
-side by side in a row are a wall of backs. Elsewhere such a back stays a face, for the player
+looks like an empty 白; but a set has four 白, so more unmarked tiles read as 白 than
+that side by side in a row are a wall of backs. Elsewhere such a back stays a face, for the player
 to check.
 """
 
@@ -46,37 +46,41 @@ def face_down(img: np.ndarray, boxes: np.ndarray, face_up: np.ndarray, read_whit
     ground of the photo's faces (the tiles inked `face_ink` or more, at least
     `faces_for_colour` of them), lightness weighed `back_lightness` beside the two colour
     axes (a face in shade is darker, not of another colour), and its short side is
-    `back_side` of the faces' or more; and, inked less than `face_ink` and read as 白 by
-    the readers (`read_white`), where it stands in a wall (`in_walls`)."""
+    `back_side` of the faces' or more. One of the faces' colour, inked less than
+    `face_ink` and read as 白 by the readers (`read_white`), is a back where it stands in
+    a wall (`in_walls`) with its like and the tiles the detector read face down; a back
+    called by its colour joins no wall, so a 白 pung beside a coloured kong stays 白."""
     down = np.zeros(len(boxes), bool)
     if not face_up.any():
         return down
     ground, ink = grounds(img, boxes[face_up])
     blank, faces = ink < config.back_ink, ink >= config.face_ink
-    called = in_walls(boxes[face_up], ~faces & read_white[face_up], config)
+    coloured = np.zeros(len(ground), bool)
     if faces.sum() >= config.faces_for_colour:
         apart = ground - np.median(ground[faces], axis=0)
         distance = np.sqrt((config.back_lightness * apart[:, 0]) ** 2 + apart[:, 1] ** 2 + apart[:, 2] ** 2)
         side = np.minimum(boxes[face_up, 2] - boxes[face_up, 0], boxes[face_up, 3] - boxes[face_up, 1])
         whole = side >= config.back_side * np.median(side[faces])  # a sliver at the photo's edge is part of a tile, or the table
-        called |= blank & (distance >= config.back_colour) & whole
-    down[face_up] = called
+        coloured = blank & (distance >= config.back_colour) & whole
+    unmarked_white = ~face_up
+    unmarked_white[face_up] = ~faces & read_white[face_up] & ~coloured
+    down[face_up] = coloured | in_walls(boxes, unmarked_white, config)[face_up]
     return down
 
 
-def in_walls(boxes: np.ndarray, blank: np.ndarray, config: Thresholds) -> np.ndarray:
-    """Which `blank` tiles (read as 白, with no face's ink) stand in a run of more than
-    `COPIES` of them side by side in a row (`tileset.rows_of`; each less than `wall_gap`
-    of its width from the last): a set has four 白, so such a run is a wall or a row of
-    backs, whatever their colour. A back of the faces' own colour shows so only there."""
+def in_walls(boxes: np.ndarray, white: np.ndarray, config: Thresholds) -> np.ndarray:
+    """Which `white` tiles (each an unmarked tile read as 白, or one read face down) stand
+    in a run of more than `COPIES` of them side by side in a row (`tileset.rows_of`; each
+    less than `wall_gap` of its width from the last): a set has four 白, so such a run is
+    a wall or a row of backs. A back of the faces' own colour shows so only there."""
     out = np.zeros(len(boxes), bool)
     for row in rows_of(boxes):
         run: list[int] = []
         for i in [*row, None]:
-            if i is not None and blank[i] and (not run or boxes[i, 0] - boxes[run[-1], 2] < config.wall_gap * (boxes[run[-1], 2] - boxes[run[-1], 0])):
+            if i is not None and white[i] and (not run or boxes[i, 0] - boxes[run[-1], 2] < config.wall_gap * (boxes[run[-1], 2] - boxes[run[-1], 0])):
                 run.append(i)
                 continue
             if len(run) > COPIES:
                 out[run] = True
-            run = [i] if i is not None and blank[i] else []
+            run = [i] if i is not None and white[i] else []
     return out

@@ -79,7 +79,7 @@ class Thresholds:
     # A tile read face up whose middle is inked less than `back_ink` and whose ground lies
     # `back_colour` or more (Lab, lightness weighed `back_lightness`) from the median ground
     # of the photo's faces (tiles inked `face_ink` or more, at least `faces_for_colour`) is
-    # face down (`backs.py`). Chosen on 10 rendered hands of each held-out style (318
+    # face down (`backs.py`). Chosen on 10 rendered hands of each held-out style (318 boxed
     # backs, 24 blank 白 up to 21 apart, the darkest in shade) with room to spare, and
     # checked on the Hong Kong felt and corner-indexed validation photos, whose 201 blank 白
     # lie at most 12 apart (models/README.md, "Face down"). A box whose short side is less
