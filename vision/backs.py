@@ -46,41 +46,50 @@ def face_down(img: np.ndarray, boxes: np.ndarray, face_up: np.ndarray, read_whit
     ground of the photo's faces (the tiles inked `face_ink` or more, at least
     `faces_for_colour` of them), lightness weighed `back_lightness` beside the two colour
     axes (a face in shade is darker, not of another colour), and its short side is
-    `back_side` of the faces' or more. One of the faces' colour, inked less than
-    `face_ink` and read as 白 by the readers (`read_white`), is a back where it stands in
-    a wall (`in_walls`) with its like and the tiles the detector read face down; a back
-    called by its colour joins no wall, so a 白 pung beside a coloured kong stays 白."""
+    `back_side` of the faces' or more. One inked less than `face_ink` that the readers
+    read as 白 (`read_white`), or that the detector read face down, is a back where it
+    stands in a wall of one colour (`in_walls`): a 白 pung beside a coloured kong stays 白."""
     down = np.zeros(len(boxes), bool)
     if not face_up.any():
         return down
-    ground, ink = grounds(img, boxes[face_up])
-    blank, faces = ink < config.back_ink, ink >= config.face_ink
-    coloured = np.zeros(len(ground), bool)
+    ground, ink = grounds(img, boxes)
+    blank, faces = ink < config.back_ink, (ink >= config.face_ink) & face_up
+    coloured = np.zeros(len(boxes), bool)
     if faces.sum() >= config.faces_for_colour:
-        apart = ground - np.median(ground[faces], axis=0)
-        distance = np.sqrt((config.back_lightness * apart[:, 0]) ** 2 + apart[:, 1] ** 2 + apart[:, 2] ** 2)
-        side = np.minimum(boxes[face_up, 2] - boxes[face_up, 0], boxes[face_up, 3] - boxes[face_up, 1])
+        distance = _apart(ground, np.median(ground[faces], axis=0), config)
+        side = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
         whole = side >= config.back_side * np.median(side[faces])  # a sliver at the photo's edge is part of a tile, or the table
         coloured = blank & (distance >= config.back_colour) & whole
-    unmarked_white = ~face_up
-    unmarked_white[face_up] = ~faces & read_white[face_up] & ~coloured
-    down[face_up] = coloured | in_walls(boxes, unmarked_white, config)[face_up]
-    return down
+    unmarked_white = ~face_up | ((ink < config.face_ink) & read_white)
+    return face_up & (coloured | in_walls(boxes, ground, unmarked_white, config))
 
 
-def in_walls(boxes: np.ndarray, white: np.ndarray, config: Thresholds) -> np.ndarray:
+def _apart(ground: np.ndarray, other: np.ndarray, config: Thresholds) -> np.ndarray:
+    """How far each ground colour lies from `other` (Lab), lightness weighed `back_lightness`."""
+    d = ground - other
+    return np.sqrt((config.back_lightness * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def in_walls(boxes: np.ndarray, ground: np.ndarray, white: np.ndarray, config: Thresholds) -> np.ndarray:
     """Which `white` tiles (each an unmarked tile read as 白, or one read face down) stand
     in a run of more than `COPIES` of them side by side in a row (`tileset.rows_of`; each
-    less than `wall_gap` of its width from the last): a set has four 白, so such a run is
-    a wall or a row of backs. A back of the faces' own colour shows so only there."""
+    less than `wall_gap` of its width from the last, its `ground` colour less than
+    `back_colour` from it): a set has four 白, so such a run is a wall or a row of backs.
+    A back of the faces' own colour shows so only there."""
     out = np.zeros(len(boxes), bool)
     for row in rows_of(boxes):
         run: list[int] = []
         for i in [*row, None]:
-            if i is not None and white[i] and (not run or boxes[i, 0] - boxes[run[-1], 2] < config.wall_gap * (boxes[run[-1], 2] - boxes[run[-1], 0])):
+            if i is not None and white[i] and run and _beside(boxes, ground, run[-1], i, config):
                 run.append(i)
                 continue
             if len(run) > COPIES:
                 out[run] = True
             run = [i] if i is not None and white[i] else []
     return out
+
+
+def _beside(boxes: np.ndarray, ground: np.ndarray, last: int, i: int, config: Thresholds) -> bool:
+    """Whether tile `i` continues a run of tiles whose last is `last`: close beside it, of its colour."""
+    near = boxes[i, 0] - boxes[last, 2] < config.wall_gap * (boxes[last, 2] - boxes[last, 0])
+    return bool(near and _apart(ground[i], ground[last], config) < config.back_colour)

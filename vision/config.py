@@ -91,7 +91,8 @@ class Thresholds:
     faces_for_colour: int = 2
     back_side: float = 0.5
     # More than four tiles read as 白 with no face's ink side by side in a row, each less than
-    # `wall_gap` of its width from the next, are a wall of backs whatever their colour: a set has four 白.
+    # `wall_gap` of its width from the next and of its colour, are a wall of backs whatever that
+    # colour is: a set has four 白.
     wall_gap: float = 0.5
     # A tile the face reader thinks at least this likely a flower is read again, larger, by
     # the flower reader; an unsure one the readers still think so likely is read at its corners.
