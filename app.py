@@ -16,8 +16,9 @@ from functools import partial
 import streamlit as st
 from streamlit_image_coordinates import streamlit_image_coordinates
 
-from ledger.replay import replay
+from ledger.replay import Statement, replay
 from ledger.report import statement_csv
+from ledger.session import Table
 from ledger.store import Store
 from ledger.summary import NONE, SELF_DRAWN, booked, hand_rows, next_seats
 from scoring import ruleset as rulesets
@@ -403,7 +404,7 @@ def _start_session(context: dict) -> None:
         store.close()
 
 
-def record_hand(sid: str, table, statement, seats: dict[str, str]) -> None:
+def record_hand(sid: str, table: Table, statement: Statement, seats: dict[str, str]) -> None:
     """Add the hand scored on the Score page (its seat, discarder and self-drawn as scored), a draw or a false win; undo the last.
     What a win books is shown before it is added: the night's dealer streak is the ledger's, not the sidebar's."""
     st.subheader("Record 記錄")

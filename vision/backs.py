@@ -31,8 +31,8 @@ COPIES = 4  # of each tile in a set
 def grounds(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each tile's ground colour, the median Lab (OpenCV's 8-bit scale) of the brighter
     half of its middle, and the share of its middle that is ink."""
-    lab = np.stack([cv2.cvtColor(np.ascontiguousarray(c[:, :, ::-1]), cv2.COLOR_BGR2LAB) for c in crops_of(img, boxes, SIZE, MIDDLE)])
-    lab = lab.reshape(len(boxes), -1, 3).astype(np.float32)
+    crops = crops_of(img, boxes, SIZE, MIDDLE)  # RGB, N x SIZE x SIZE: converted as one image
+    lab = cv2.cvtColor(crops.reshape(-1, SIZE, 3), cv2.COLOR_RGB2LAB).reshape(len(boxes), -1, 3).astype(np.float32)
     brighter = np.argsort(lab[:, :, 0], axis=1)[:, lab.shape[1] // 2 :]
     ground = np.median(np.take_along_axis(lab, brighter[:, :, None], axis=1), axis=1)
     ink = (np.abs(lab - ground[:, None]).max(2) > INK).mean(1)
@@ -49,9 +49,8 @@ def face_down(img: np.ndarray, boxes: np.ndarray, face_up: np.ndarray, read_whit
     `back_side` of the faces' or more. One inked less than `face_ink` that the readers
     read as 白 (`read_white`), or that the detector read face down, is a back where it
     stands in a wall of one colour (`in_walls`): a 白 pung beside a coloured kong stays 白."""
-    down = np.zeros(len(boxes), bool)
     if not face_up.any():
-        return down
+        return np.zeros(len(boxes), bool)
     ground, ink = grounds(img, boxes)
     blank, faces = ink < config.back_ink, (ink >= config.face_ink) & face_up
     coloured = np.zeros(len(boxes), bool)
