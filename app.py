@@ -75,7 +75,7 @@ def sidebar_context() -> tuple[dict, rulesets.Ruleset]:
 def photo_section() -> None:
     st.subheader("1 · Photo 相片")
     source = st.radio("Photo from", ["Upload", "Camera"], horizontal=True, label_visibility="collapsed", key="source")
-    generation = st.session_state.setdefault("upload_generation", 0)  # a typed hand empties the uploader
+    generation = st.session_state.setdefault("upload_generation", 0)  # a typed hand or another page drawn: a new uploader
     if source == "Upload":
         key = f"upload-{generation}"
         upload = st.file_uploader(f"Photo of the winning hand (JPEG, PNG, WebP, HEIC; {LIMITS})", type=PHOTO_TYPES, key=key,
@@ -88,6 +88,7 @@ def photo_section() -> None:
     data = upload.getvalue()
     digest = hashlib.sha1(data).hexdigest()
     if st.session_state.get("photo_digest") == digest:
+        st.session_state.photo_key = key  # the same photo, in this uploader now
         return
     try:
         img = load(data, upload.name)
@@ -102,6 +103,7 @@ def photo_section() -> None:
         st.error(f"The tile detector is not available: {e}")
         return
     st.session_state.photo_digest = digest
+    st.session_state.photo_key = key
     st.session_state.photo = img
     st.session_state.correction = Correction.of_photo(found)
     st.session_state.selected = None
@@ -109,10 +111,18 @@ def photo_section() -> None:
 
 
 def _photo_changed(key: str) -> None:
-    """The player took the photo away (not another page drawn: the uploader is then
-    empty too, and its photo's reading must stay)."""
-    if st.session_state.get(key) is None:
+    """The player took the photo away from the uploader it was read from. An uploader
+    drawn anew (after another page) reports itself empty, sometimes as a change of the
+    last one's value, so each page visit draws one under a new key (`_new_uploader`) and
+    only the photo's own uploader can take its reading away."""
+    s = st.session_state
+    if s.get(key) is None and s.get("photo_key") == key:
         _forget_photo()
+
+
+def _new_uploader() -> None:
+    s = st.session_state
+    s.upload_generation = s.get("upload_generation", 0) + 1
 
 
 def _forget_photo() -> None:
@@ -121,7 +131,7 @@ def _forget_photo() -> None:
     s = st.session_state
     if "photo" not in s:
         return
-    for key in ("photo", "photo_digest", "correction", "selected", "taught", "scored_hand"):
+    for key in ("photo", "photo_digest", "photo_key", "correction", "selected", "taught", "scored_hand"):
         s.pop(key, None)
 
 
@@ -156,9 +166,9 @@ def _use_typed() -> None:
         return
     s.correction = Correction.of_placed(placed)
     s.selected = None
-    for key in ("photo", "photo_digest"):  # the typed hand replaces the photo's reading, and the photo with it
+    for key in ("photo", "photo_digest", "photo_key"):  # the typed hand replaces the photo's reading, and the photo with it
         s.pop(key, None)
-    s.upload_generation = s.get("upload_generation", 0) + 1
+    _new_uploader()
 
 
 def correction_section() -> None:
@@ -573,7 +583,8 @@ def main() -> None:
     st.set_page_config(page_title="taiscore 台數", page_icon="🀄", layout="wide")
     st.title("taiscore 台灣麻將算台")
     context, rs = sidebar_context()
-    page = st.radio("Page", PAGES, horizontal=True, label_visibility="collapsed", key="page")  # kept across reruns: a button never jumps pages
+    # kept across reruns: a button never jumps pages
+    page = st.radio("Page", PAGES, horizontal=True, label_visibility="collapsed", key="page", on_change=_new_uploader)
     if page == PAGES[0]:
         photo_section()
         manual_section()

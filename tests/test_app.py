@@ -291,7 +291,7 @@ def test_a_corrupt_active_set_is_named_on_both_pages_and_the_photo_read_without_
     at = _my_tiles(_app())
     assert not at.exception and any("'home'" in e.value and "corrupt" in e.value for e in at.error)
     at.radio(key="page").set_value("Score 算台").run()
-    at.file_uploader(key="upload-0").set_value(("faces.png", (ROOT / "tests" / "golden" / "faces.png").read_bytes(), "image/png")).run()
+    at.file_uploader[0].set_value(("faces.png", (ROOT / "tests" / "golden" / "faces.png").read_bytes(), "image/png")).run()
     assert not at.exception
     assert any(w.value.startswith("Read without your tile set 未用我的牌: tile set 'home'") for w in at.warning)
     assert at.session_state.correction.tiles  # read all the same
@@ -338,3 +338,8 @@ def test_another_page_visited_keeps_the_photos_reading():
     at.radio(key="page").set_value("Ledger 帳本").run()
     at.radio(key="page").set_value("Score 算台").run()  # the uploader was not drawn meanwhile, and comes back empty
     assert at.session_state.correction == read and "photo" in at.session_state
+    (uploader,) = at.file_uploader
+    assert uploader.key != "upload-0"  # drawn anew under a new key: a browser's remounted uploader may report itself emptied
+    at.file_uploader(key=uploader.key).set_value(("faces.png", (ROOT / "tests" / "golden" / "faces.png").read_bytes(), "image/png")).run()
+    at.file_uploader(key=uploader.key).set_value(None).run()  # the same photo put in this uploader and taken out of it
+    assert "correction" not in at.session_state

@@ -88,9 +88,11 @@ def _open(browser, server, screen: str):
 
 
 def _settle(page) -> None:
-    """Wait for the script rerun that the last interaction started."""
-    page.wait_for_timeout(400)
-    page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")
+    """Wait for the script rerun that the last interaction started. The page marks its run
+    state on stApp at once (rerunRequested, running); the status widget shows only after
+    500 ms, so a host slow to start the run could pass it by."""
+    page.wait_for_timeout(100)
+    page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for()
     page.wait_for_timeout(200)
 
 
