@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
+from vision.detections import Detections
 from vision.detector import DEFAULT_MODEL, Detector
 from vision.image import ImageError, load
 
@@ -93,6 +94,28 @@ def test_a_photo_stretched_out_of_its_proportions_is_read_at_its_own(size):
     got = reader.detect(stretched)
     found = [t for t in truth if any(g.code == t.code and _iou(g.box, np.array(t.box) * scale) > 0.5 for g in got)]
     assert len(truth) >= 12 and len(found) >= len(truth) - 1
+
+
+def test_a_photo_in_its_proportions_is_read_in_one_pass_however_unsure_the_detector_is(tmp_path, monkeypatch):
+    from render import render_hand
+
+    reader = Detector()
+    photo = load(render_hand(["1m", "1m", "2p"], "3s", tmp_path / "few.png"))
+    runs = []
+
+    class SeesNothing:  # a set the detector does not know, the finder not sure of a lone tile or a close-up either
+        size = reader.network.size
+
+        def __call__(self, part, floor):
+            runs.append(part.shape)
+            return Detections.empty()
+
+    monkeypatch.setattr(reader, "network", SeesNothing())
+    monkeypatch.setattr(reader, "finder", None)
+    reader.detect(photo)
+    assert len(runs) == 1
+    reader.detect(cv2.resize(photo, (photo.shape[1], 2 * photo.shape[0])))  # stretched: squeezed along y alone
+    assert len(runs) == 1 + 1 + len(reader.config.stretches)
 
 
 @pytest.mark.shared("datasets/chinese-mahjong-detection")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
+from render import render_hand
 
 from vision.config import DEFAULT
 from vision.detections import Detections
-from vision.reshape import a_few_in_shape, out_of_shape, reproportioned, squeezed, surer
+from vision.image import load
+from vision.reshape import a_few_in_shape, out_of_shape, reproportioned, smoothed_along, squeezed, surer
 
 
 def _tiles(n: int, score: float, w: float = 30, h: float = 40) -> Detections:
@@ -53,3 +56,22 @@ def test_the_squeeze_that_reads_best_wins_refined_by_a_quarter_step():
     assert len(asked) == 2 * len(DEFAULT.stretches) + 2 and asked[-2:] == [squeezed(640, 640, 4 / 2**0.25, True), squeezed(640, 640, 4 * 2**0.25, True)]
     assert best.scores[0] == 0.9
     assert reproportioned(lambda size: Detections.empty(), 640, 640, _tiles(1, 0.3), DEFAULT).scores.tolist() == [0.3]
+
+
+def test_a_stretch_smooths_a_photo_along_the_side_it_stretched(tmp_path):
+    photo = load(render_hand(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "5z", "5z", "2p", "3p"], "4p", tmp_path / "hand.png"))
+    h, w = photo.shape[:2]
+    assert smoothed_along(photo, DEFAULT) == ()  # a row of tiles in its proportions: about as many edges either way
+    assert smoothed_along(cv2.resize(photo, (4 * w, h)), DEFAULT) == (True,)
+    assert smoothed_along(cv2.resize(photo, (w, 3 * h)), DEFAULT) == (False,)
+
+
+def test_only_the_side_a_photo_is_smoothed_along_is_squeezed():
+    asked = []
+
+    def read(size: tuple[int, int]) -> Detections:
+        asked.append(size)
+        return Detections.empty()
+
+    reproportioned(read, 1280, 320, Detections.empty(), DEFAULT, (True,))
+    assert asked == [squeezed(1280, 320, s, True) for s in DEFAULT.stretches]

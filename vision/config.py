@@ -113,6 +113,11 @@ class Thresholds:
     sure: float = 0.5
     long_tile: float = 2.5
     close_up: int = 4  # ... unless the finder finds at most this many tiles, in shape: a lone tile or a close-up
+    # ... and only along a side the photo is smoothed along: its brightness changing from
+    # pixel to pixel less that way, at least `smoothed` times less than the other. Chosen
+    # on the Hong Kong validation photos and renders of the held-out styles and scenes
+    # (models/README.md, "Out of proportion").
+    smoothed: float = 1.4
     stretches: tuple[float, ...] = tuple(2 ** (k / 2) for k in range(1, 9))  # 1.4 to 16 times
 
 

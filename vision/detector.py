@@ -28,7 +28,7 @@ from .flowers import FlowerReader
 from .models import DEFAULT_CHARACTERS, DEFAULT_FACES, DEFAULT_FINDER, DEFAULT_FLOWERS, DEFAULT_MODEL
 from .network import TileNetwork
 from .reread import reread
-from .reshape import a_few_in_shape, out_of_shape, reproportioned
+from .reshape import a_few_in_shape, out_of_shape, reproportioned, smoothed_along
 from .tileset import Profile
 from .voting import one_per_tile
 from .windows import in_windows
@@ -102,16 +102,17 @@ class Detector:
         readers name them; where it knows the set but misses some, the finder's tiles
         continuing its rows join its own (`completed`). A photo that shows no tile read
         surely, or tiles far too long, is read again at other proportions, unless the
-        finder sees a lone tile or a close-up in it; a squeeze takes the place of where
-        the tiles lie only where the detector finds tiles in it surer than there."""
+        finder sees a lone tile or a close-up in it or the photo is not smoothed along
+        either side as a stretch leaves it; a squeeze takes the place of where the tiles
+        lie only where the detector finds tiles in it surer than there."""
         config = config or self.config
         located = self.completed(img, self.boxes(img, config), config)
         found = own = self.named(img, located, config)
         finder = self.finding(img, located, config)
         placed = joined(located, finder, config)
-        if out_of_shape(found, config) and not a_few_in_shape(finder, config):
+        if out_of_shape(found, config) and not a_few_in_shape(finder, config) and (sides := smoothed_along(img, config)):
             h, w = img.shape[:2]
-            squeezed = reproportioned(lambda size: self.boxes_at(img, config, size), w, h, placed, config)
+            squeezed = reproportioned(lambda size: self.boxes_at(img, config, size), w, h, placed, config, sides)
             found = own if squeezed is placed else self.named(img, squeezed, config)
         if found is own and finder is not None:
             found = self.named(img, placed, config)

@@ -1,11 +1,13 @@
 """A photo stretched out of its proportions (an export or an app that makes every image
 square) shows its tiles many times too tall or too wide, and the detector finds none:
-such a photo is read again squeezed back into shape."""
+such a photo, smoothed along one side as a stretch leaves it, is read again squeezed
+back into shape along that side."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 
 from .config import Thresholds
@@ -36,6 +38,22 @@ def a_few_in_shape(found: Detections | None, config: Thresholds) -> bool:
     return found is not None and 0 < len(found) <= config.close_up and not out_of_shape(found, config)
 
 
+def smoothed_along(img: np.ndarray, config: Thresholds) -> tuple[bool, ...]:
+    """The side a BGR photo may have been stretched along: (True,) along x, (False,)
+    along y, () neither. Stretching a photo spreads each pixel over several, so its
+    brightness changes from one pixel to the next less along the stretch than across it
+    (`smoothed` times less or more); a photo in its proportions changes about as much
+    either way, and is not read squeezed however few tiles it shows surely: a lone tile
+    of a set the detector does not know, or a hand of one."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    along_x, along_y = cv2.mean(cv2.absdiff(grey[:, 1:], grey[:, :-1]))[0], cv2.mean(cv2.absdiff(grey[1:], grey[:-1]))[0]
+    if along_y >= config.smoothed * along_x:
+        return (True,)
+    if along_x >= config.smoothed * along_y:
+        return (False,)
+    return ()
+
+
 def squeezed(w: int, h: int, stretch: float, along_x: bool) -> Size:
     """The size of a w x h photo squeezed `stretch` times along x or y."""
     return (max(1, round(w / stretch)), h) if along_x else (w, max(1, round(h / stretch)))
@@ -50,16 +68,18 @@ def surer(candidate: Detections, than: Detections, config: Thresholds) -> bool:
     return (scores >= config.sure).sum() >= config.few_tiles and scores[scores >= config.seen].sum() > other[other >= config.seen].sum()
 
 
-def reproportioned(read: Callable[[Size], Detections], w: int, h: int, reading: Detections, config: Thresholds) -> Detections:
+def reproportioned(read: Callable[[Size], Detections], w: int, h: int, reading: Detections, config: Thresholds,
+                   sides: tuple[bool, ...] = (True, False)) -> Detections:
     """The detector's best reading of a w x h photo squeezed back into shape (`read` finds
     the tiles in it resized to a size, boxes in the photo's own pixels): squeezed by each
-    of `stretches` along either side, then by a quarter step either side of the best. The
+    of `stretches` along each of `sides` (along x: True; `smoothed_along` says which), then
+    by a quarter step either side of the best. The
     reading with the most confidence in the tiles it finds wins (`surer`), the photo's own
     (`reading`: where the detector, and the finder where it was asked, place the tiles)
     included. The readers' confidence would keep a set they do not know from ever
     winning (models/README.md)."""
     best, how = reading, None
-    for stretch, along_x in [(s, x) for s in config.stretches for x in (True, False)]:
+    for stretch, along_x in [(s, x) for s in config.stretches for x in sides]:
         candidate = read(squeezed(w, h, stretch, along_x))
         if surer(candidate, best, config):
             best, how = candidate, (stretch, along_x)
