@@ -96,6 +96,7 @@ def test_a_photo_stretched_out_of_its_proportions_is_read_at_its_own(size):
     assert len(truth) >= 12 and len(found) >= len(truth) - 1
 
 
+@pytest.mark.shared("art")
 def test_a_photo_in_its_proportions_is_read_in_one_pass_however_unsure_the_detector_is(tmp_path, monkeypatch):
     from render import render_hand
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from render import render_hand
 
 from vision.config import DEFAULT
@@ -58,6 +59,7 @@ def test_the_squeeze_that_reads_best_wins_refined_by_a_quarter_step():
     assert reproportioned(lambda size: Detections.empty(), 640, 640, _tiles(1, 0.3), DEFAULT).scores.tolist() == [0.3]
 
 
+@pytest.mark.shared("art")
 def test_a_stretch_smooths_a_photo_along_the_side_it_stretched(tmp_path):
     photo = load(render_hand(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "5z", "5z", "2p", "3p"], "4p", tmp_path / "hand.png"))
     h, w = photo.shape[:2]
