@@ -74,8 +74,9 @@ def sidebar_context() -> tuple[dict, rulesets.Ruleset]:
 
 def photo_section() -> None:
     st.subheader("1 · Photo 相片")
-    source = st.radio("Photo from", ["Upload", "Camera"], horizontal=True, label_visibility="collapsed", key="source")
-    generation = st.session_state.setdefault("upload_generation", 0)  # a typed hand or another page drawn: a new uploader
+    source = st.radio("Photo from", ["Upload", "Camera"], horizontal=True, label_visibility="collapsed", key="source",
+                      on_change=_new_uploader)  # the other drawn anew
+    generation = st.session_state.setdefault("upload_generation", 0)  # a typed hand, another page or source: a new uploader
     if source == "Upload":
         key = f"upload-{generation}"
         upload = st.file_uploader(f"Photo of the winning hand (JPEG, PNG, WebP, HEIC; {LIMITS})", type=PHOTO_TYPES, key=key,

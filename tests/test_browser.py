@@ -88,10 +88,16 @@ def _open(browser, server, screen: str):
 
 
 def _settle(page) -> None:
-    """Wait for the script rerun that the last interaction started. The page marks its run
-    state on stApp at once (rerunRequested, running); the status widget shows only after
-    500 ms, so a host slow to start the run could pass it by."""
-    page.wait_for_timeout(100)
+    """Wait for the script rerun that the last interaction started: stApp's run state
+    leaves notRunning when the server starts the run (a loaded host may take a while)
+    and comes back when it ends. The status widget shows only after 500 ms of running."""
+    from playwright.sync_api import TimeoutError as NotSeen
+
+    state = "document.querySelector('[data-testid=\"stApp\"]').dataset.testScriptState"
+    try:
+        page.wait_for_function(f"() => {state} !== 'notRunning'", timeout=2000, polling="raf")
+    except NotSeen:
+        pass  # a run too short to see, or none
     page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for()
     page.wait_for_timeout(200)
 

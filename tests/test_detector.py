@@ -117,6 +117,7 @@ def test_a_photo_in_its_proportions_is_read_in_one_pass_however_unsure_the_detec
     assert len(runs) == 1
     reader.detect(cv2.resize(photo, (photo.shape[1], 2 * photo.shape[0])))  # stretched: squeezed along y alone
     assert len(runs) == 1 + 1 + len(reader.config.stretches)
+    assert {shape[1] for shape in runs[2:]} == {photo.shape[1]}  # every squeeze as wide as the photo
 
 
 @pytest.mark.shared("datasets/chinese-mahjong-detection")

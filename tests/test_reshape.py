@@ -5,7 +5,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from render import render_hand
 
 from vision.config import DEFAULT
 from vision.detections import Detections
@@ -61,11 +60,15 @@ def test_the_squeeze_that_reads_best_wins_refined_by_a_quarter_step():
 
 @pytest.mark.shared("art")
 def test_a_stretch_smooths_a_photo_along_the_side_it_stretched(tmp_path):
+    from render import render_hand
+
     photo = load(render_hand(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "5z", "5z", "2p", "3p"], "4p", tmp_path / "hand.png"))
     h, w = photo.shape[:2]
     assert smoothed_along(photo, DEFAULT) == ()  # a row of tiles in its proportions: about as many edges either way
     assert smoothed_along(cv2.resize(photo, (4 * w, h)), DEFAULT) == (True,)
     assert smoothed_along(cv2.resize(photo, (w, 3 * h)), DEFAULT) == (False,)
+    assert smoothed_along(np.full((480, 640, 3), 30, np.uint8), DEFAULT) == ()  # a flat photo, a black one: no side
+    assert smoothed_along(cv2.resize(photo, (1, h)), DEFAULT) == ()  # one pixel wide: no neighbours along x
 
 
 def test_only_the_side_a_photo_is_smoothed_along_is_squeezed():

@@ -40,16 +40,17 @@ def a_few_in_shape(found: Detections | None, config: Thresholds) -> bool:
 
 def smoothed_along(img: np.ndarray, config: Thresholds) -> tuple[bool, ...]:
     """The side a BGR photo may have been stretched along: (True,) along x, (False,)
-    along y, () neither. Stretching a photo spreads each pixel over several, so its
-    brightness changes from one pixel to the next less along the stretch than across it
-    (`smoothed` times less or more); a photo in its proportions changes about as much
-    either way, and is not read squeezed however few tiles it shows surely: a lone tile
-    of a set the detector does not know, or a hand of one."""
+    along y, () neither. A stretch spreads each pixel over several, so brightness
+    changes from one pixel to the next `smoothed` times less along it than across it; a
+    photo in its proportions, however few tiles it shows surely, changes about as much
+    either way, and a flat one not at all."""
+    if min(img.shape[:2]) < 2:
+        return ()
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     along_x, along_y = cv2.mean(cv2.absdiff(grey[:, 1:], grey[:, :-1]))[0], cv2.mean(cv2.absdiff(grey[1:], grey[:-1]))[0]
-    if along_y >= config.smoothed * along_x:
+    if along_y > config.smoothed * along_x:
         return (True,)
-    if along_x >= config.smoothed * along_y:
+    if along_x > config.smoothed * along_y:
         return (False,)
     return ()
 
@@ -73,11 +74,10 @@ def reproportioned(read: Callable[[Size], Detections], w: int, h: int, reading: 
     """The detector's best reading of a w x h photo squeezed back into shape (`read` finds
     the tiles in it resized to a size, boxes in the photo's own pixels): squeezed by each
     of `stretches` along each of `sides` (along x: True; `smoothed_along` says which), then
-    by a quarter step either side of the best. The
-    reading with the most confidence in the tiles it finds wins (`surer`), the photo's own
-    (`reading`: where the detector, and the finder where it was asked, place the tiles)
-    included. The readers' confidence would keep a set they do not know from ever
-    winning (models/README.md)."""
+    by a quarter step either side of the best. The reading with the most confidence in
+    the tiles it finds wins (`surer`), the photo's own (`reading`: where the detector,
+    and the finder where it was asked, place the tiles) included. The readers'
+    confidence would keep a set they do not know from ever winning (models/README.md)."""
     best, how = reading, None
     for stretch, along_x in [(s, x) for s in config.stretches for x in sides]:
         candidate = read(squeezed(w, h, stretch, along_x))
