@@ -113,9 +113,9 @@ def photo_section() -> None:
 
 def _photo_changed(key: str) -> None:
     """The player took the photo away from the uploader it was read from. An uploader
-    drawn anew (after another page) reports itself empty, sometimes as a change of the
-    last one's value, so each page visit draws one under a new key (`_new_uploader`) and
-    only the photo's own uploader can take its reading away."""
+    drawn anew (after another page or source) reports itself empty, sometimes as a change
+    of the last one's value, so each is drawn under a new key (`_new_uploader`) and only
+    the photo's own uploader can take its reading away."""
     s = st.session_state
     if s.get(key) is None and s.get("photo_key") == key:
         _forget_photo()

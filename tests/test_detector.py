@@ -52,19 +52,27 @@ def test_onnx_pipeline_agrees_with_ultralytics_on_the_golden_photos(detector):
     assert checked > 0
 
 
-def _passes(detector, img, monkeypatch) -> int:
-    """How many network runs reading `img` takes: one for the whole photo, one per window."""
+def _counted(detector, monkeypatch, read=None) -> list:
+    """The shape of each image the detector's network is run on from now on, reading as
+    `read` does (the network itself by default)."""
     runs = []
     network = detector.network
+    read = read or network
 
     class Counted:
         size = network.size
 
         def __call__(self, part, floor):
             runs.append(part.shape)
-            return network(part, floor)
+            return read(part, floor)
 
     monkeypatch.setattr(detector, "network", Counted())
+    return runs
+
+
+def _passes(detector, img, monkeypatch) -> int:
+    """How many network runs reading `img` takes: one for the whole photo, one per window."""
+    runs = _counted(detector, monkeypatch)
     detector.boxes(img)
     return len(runs)
 
@@ -102,16 +110,8 @@ def test_a_photo_in_its_proportions_is_read_in_one_pass_however_unsure_the_detec
 
     reader = Detector()
     photo = load(render_hand(["1m", "1m", "2p"], "3s", tmp_path / "few.png"))
-    runs = []
-
-    class SeesNothing:  # a set the detector does not know, the finder not sure of a lone tile or a close-up either
-        size = reader.network.size
-
-        def __call__(self, part, floor):
-            runs.append(part.shape)
-            return Detections.empty()
-
-    monkeypatch.setattr(reader, "network", SeesNothing())
+    # a set the detector does not know, the finder not sure of a lone tile or a close-up either
+    runs = _counted(reader, monkeypatch, lambda part, floor: Detections.empty())
     monkeypatch.setattr(reader, "finder", None)
     reader.detect(photo)
     assert len(runs) == 1
