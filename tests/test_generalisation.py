@@ -84,3 +84,22 @@ def test_the_cut_undoes_the_median_size_and_place_of_the_rendered_boxes():
 
     r = np.array([[0.8, 0.6, 0.0, 0.2], [0.75, 0.75, 0.02, 0.15], [0.9, 0.7, -0.02, 0.1]])
     assert cut_from(r) == Cut(round(MARGIN / 0.8, 2), round(MARGIN / 0.7, 2), 0.0, 0.15)
+
+
+def test_a_re_saved_photo_shows_the_same_tiles_in_other_pixels():
+    from vision.generalisation import resaved
+
+    rng = np.random.default_rng(0)
+    img = rng.integers(0, 256, (40, 60, 3), dtype=np.uint8)
+    gt = np.array([[INDEX["5z"], 1, 2, 30, 40]], float)
+    (again, same), = resaved(lambda: iter([(img, gt)]), 50)()
+    assert again.shape == img.shape and same is gt
+    assert np.abs(again.astype(int) - img).mean() > 5  # noise does not survive a quality-50 JPEG
+    (kept, _), = resaved(lambda: iter([(img, gt)]), 100)()
+    assert np.abs(kept.astype(int) - img).mean() < np.abs(again.astype(int) - img).mean()
+
+
+def test_a_jpeg_quality_outside_1_to_100_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--real", str(tmp_path), "--resave-quality", "0"])
+    assert stop.value.code == 2 and "1 to 100" in capsys.readouterr().err
