@@ -319,3 +319,37 @@ def test_the_detector_bench_says_what_a_tile_set_adds_to_a_photo(capsys, store, 
     code, out, _ = _cli(capsys, "bench-detector", photo, "--runs", "1", "--tileset", HELD_OUT)
     assert code == 0 and re.search(rf"; tile set '{HELD_OUT}' adds a median -?\d+\.\d ms a photo \(42 examples; ", out)
     assert "tile set" not in _cli(capsys, "bench-detector", photo, "--runs", "1")[1]
+
+
+def test_a_sheets_tiles_are_found_as_many_as_named_in_its_five_rows(art, learner):
+    """The detector alone finds 40, 40, 41 and 41 tiles on these sheets of a style it never saw."""
+    from datasets.sheet import render_sheet
+    from vision.tileset import rows_of, tiles_in
+
+    for seed in (1, 3, 4, 6):
+        boxes = tiles_in(learner, render_sheet(art[HELD_OUT], seed), len(tileset.kinds_of(SHEET)))
+        assert [len(row) for row in rows_of(boxes)] == [9, 9, 9, 7, 8], seed
+
+
+def test_where_the_finders_count_is_not_the_named_one_the_detectors_own_is_taken_if_it_is():
+    """A hand the detector knows, with a wall beside it that the finder boxes too."""
+    from vision.detections import Detections
+    from vision.tileset import tiles_in
+
+    hand = np.array([[0, 0, 30, 40], [32, 0, 62, 40]], float)
+    wall = np.array([[0, 100, 30, 140]], float)
+
+    class Learner:
+        def boxes(self, img, config):
+            return Detections(hand, np.array([0.9, 0.9]), np.zeros(2, int))
+
+        def finder(self, img, config):
+            return Detections(np.concatenate([hand, wall]), np.array([0.9, 0.9, 0.9]), np.zeros(3, int))
+
+        def placed(self, img, located, config):
+            return located
+
+    img = np.zeros((200, 100, 3), np.uint8)
+    assert tiles_in(Learner(), img, 2).tolist() == hand.tolist()
+    assert len(tiles_in(Learner(), img, 3)) == 3  # the finder's, wall and all: that is what the player named
+    assert len(tiles_in(Learner(), img, 5)) == 3  # neither: the nearer, for the refusal to count

@@ -39,6 +39,7 @@ from scoring.tiles import name as tile_name
 
 from .config import DEFAULT
 from .faces import DEFAULT_FACES, FACES
+from .finder import joined
 from .voting import whole_tiles
 
 FORMAT = 1
@@ -56,8 +57,8 @@ LIKE_FLOOR, LIKE_FULL = 0.88, 0.92
 # of a photo's tiles read at SURE or more (at least EVIDENCE of them), the share the profile
 # reads the same scales its weight from 0 (AGREE_NONE) to 1 (AGREE_FULL).
 SURE, EVIDENCE, AGREE_NONE, AGREE_FULL = 0.9, 3, 0.5, 0.9
-# Learning finds tiles with the detector alone at this confidence: the face reader does not
-# know the set yet, and the player's count of the tiles guards against a tile too many.
+# Learning finds tiles at this confidence (`tiles_in`): the face reader does not know the set
+# yet, and the player's count of the tiles guards against a tile too many.
 LEARN_CONF = 0.1
 LEARNING = replace(DEFAULT, conf=LEARN_CONF)  # the thresholds a learning detector reads at
 # Photos learnt from at a time, each on its own core: on 2 cores, 42 one-tile photos took the
@@ -335,15 +336,15 @@ def reading_order(boxes: np.ndarray) -> list[int]:
 
 def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]], workers: int = WORKERS) -> Profile:
     """`profile` with the examples of every photo added: (name, BGR image, TILES in
-    reading order). The detector finds the tiles (the finder first, where the detector
-    does not know the set), at the `LEARNING` thresholds whatever its own (the app's one
-    detector reads and learns), `workers` photos at a time; the face reader embeds them
-    all in a few runs. A photo whose tile count differs from its TILES raises CountError
-    naming it (the first such in `photos`) and the tiles found in each of its rows, and
-    nothing is learnt from any photo."""
+    reading order). The tiles are found as many as TILES names where they can be
+    (`tiles_in`), at the `LEARNING` thresholds whatever the detector's own (the app's
+    one detector reads and learns), `workers` photos at a time; the face reader embeds
+    them all in a few runs. A photo whose tile count differs from its TILES raises
+    CountError naming it (the first such in `photos`) and the tiles found in each of its
+    rows, and nothing is learnt from any photo."""
     named = [kinds_of(tiles) for _, _, tiles in photos]
     with ThreadPoolExecutor(max(workers, 1)) as pool:
-        found = list(pool.map(lambda photo: _tiles_in(detector, photo[1]), photos))
+        found = list(pool.map(lambda photo, kinds: tiles_in(detector, photo[1], len(kinds)), photos, named))
     for (photo, _, _), boxes, kinds in zip(photos, found, named):
         if len(boxes) != len(kinds):
             found_rows = " + ".join(str(len(row)) for row in rows_of(boxes))  # which row to look at: the player laid them out
@@ -356,11 +357,21 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
     return profile.with_examples([k for kinds in named for k in kinds], embedded, seen)
 
 
-def _tiles_in(detector, img: np.ndarray) -> np.ndarray:
-    """The boxes of the tiles in `img`, in reading order: the detector's alone, or, where
-    it does not know the set (as it may not, the set being new), the finder's first
-    (`Detector.placed`); a part of a tile boxed alone (`whole_tiles`) is no tile to count."""
-    boxes = whole_tiles(detector.placed(img, detector.boxes(img, LEARNING), LEARNING), LEARNING).boxes
+def tiles_in(detector, img: np.ndarray, named: int) -> np.ndarray:
+    """The boxes of the `named` tiles a player says `img` shows, in reading order; a part
+    of a tile boxed alone (`whole_tiles`) is no tile to count. Where they lie is first
+    the finder's call, the detector's boxes filling in what it missed (`finder.joined`):
+    a set being taught is new, and on a sheet of a set it half knows the detector boxes
+    a tile twice or misses one, which the finder seldom does (models/README.md, "Where
+    a sheet's tiles lie"). Where that gives another count (the finder boxing a wall
+    beside a hand the detector knows), the detector's own reading (`Detector.placed`)
+    is taken if it gives `named`; where neither does, the one nearer `named`."""
+    located = detector.boxes(img, LEARNING)
+    boxes = None if detector.finder is None else whole_tiles(joined(located, detector.finder(img, LEARNING), LEARNING), LEARNING).boxes
+    if boxes is None or len(boxes) != named:
+        own = whole_tiles(detector.placed(img, located, LEARNING), LEARNING).boxes
+        if boxes is None or abs(len(own) - named) < abs(len(boxes) - named):
+            boxes = own
     return boxes[reading_order(boxes)]
 
 
