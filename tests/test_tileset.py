@@ -353,3 +353,19 @@ def test_where_the_finders_count_is_not_the_named_one_the_detectors_own_is_taken
     assert tiles_in(Learner(), img, 2).tolist() == hand.tolist()
     assert len(tiles_in(Learner(), img, 3)) == 3  # the finder's, wall and all: that is what the player named
     assert len(tiles_in(Learner(), img, 5)) == 3  # neither: the nearer, for the refusal to count
+
+
+def test_a_profile_is_trusted_as_far_as_the_sure_tiles_are_among_its_two_likeliest_kinds():
+    """Its nearest example alone misreads many of its own set's tiles; another set's profile
+    does not even rank them near the top."""
+    assert tileset.AGREE_AMONG == 2
+    covered = np.arange(6)
+    probs = np.zeros((4, 42))
+    probs[:, 0] = 0.95  # four tiles the general reader is sure are kind 0
+    second = np.array([[0.90, 0.91, 0.50, 0.40, 0.30, 0.20]] * 4)  # kind 0 the profile's second likeliest
+    third = np.array([[0.90, 0.95, 0.94, 0.40, 0.30, 0.20]] * 4)  # ... its third
+    assert tileset.Profile._trust(probs, covered, second) == 1.0
+    assert tileset.Profile._trust(probs, covered, third) == 0.0
+    mixed = np.concatenate([second[:3], third[:1]])  # three of four among the two likeliest
+    assert tileset.Profile._trust(probs, covered, mixed) == pytest.approx((0.75 - tileset.AGREE_NONE) / (tileset.AGREE_FULL - tileset.AGREE_NONE))
+    assert tileset.Profile._trust(probs[:2], covered, third[:2]) == 1.0  # too few sure tiles to say

@@ -5,8 +5,8 @@ the face reader's embeddings of a few example tiles of one set (L2-normalised), 
 reads a tile of that set by its likeness to them: a softmax over the cosine
 similarity to each kind's nearest example, mixed into the general reader's
 probabilities. The mix counts only as far as the tile looks like the profile's
-examples at all (`LIKE_FLOOR` .. `LIKE_FULL`) and as far as the profile reads the
-photo's surely read tiles as the general reader does (`_trust`), so reading one set
+examples at all (`LIKE_FLOOR` .. `LIKE_FULL`) and as far as the photo's surely read
+tiles are among the kinds the profile finds likeliest (`_trust`), so reading one set
 with another set's profile leaves the general reader's reading as it was; a kind the
 profile lacks keeps the general reader's probability. The detector still decides
 where the tiles are; a profile may make a tile's face surer, never drop the tile.
@@ -54,9 +54,12 @@ WEIGHT = 0.5  # the profile's share of the reading where a tile looks fully like
 # hands of five styles, with room to spare (models/README.md, "Reading").
 LIKE_FLOOR, LIKE_FULL = 0.88, 0.92
 # Another set's profile reads the tiles the general reader is sure of otherwise than it does:
-# of a photo's tiles read at SURE or more (at least EVIDENCE of them), the share the profile
-# reads the same scales its weight from 0 (AGREE_NONE) to 1 (AGREE_FULL).
+# of a photo's tiles read at SURE or more (at least EVIDENCE of them), the share whose
+# general reading is among the profile's AGREE_AMONG likeliest kinds scales its weight from
+# 0 (AGREE_NONE) to 1 (AGREE_FULL). Among a few, not first: the nearest example alone reads
+# a set's own tiles only 70 % right (models/README.md, "Trusting a profile").
 SURE, EVIDENCE, AGREE_NONE, AGREE_FULL = 0.9, 3, 0.5, 0.9
+AGREE_AMONG = 2
 # Learning finds tiles at this confidence (`tiles_in`): the face reader does not know the set
 # yet, and the player's count of the tiles guards against a tile too many.
 LEARN_CONF = 0.1
@@ -200,23 +203,25 @@ class Profile:
         nearest = np.maximum.reduceat((_unit(embedded) @ self.embeddings.T)[:, order], starts, axis=1)
         likes = np.exp((nearest - nearest.max(1, keepdims=True)) / TEMPERATURE)
         likes /= likes.sum(1, keepdims=True)
-        weight = WEIGHT * np.clip((nearest.max(1) - LIKE_FLOOR) / (LIKE_FULL - LIKE_FLOOR), 0, 1)[:, None] * self._trust(probs, covered, likes)
+        weight = WEIGHT * np.clip((nearest.max(1) - LIKE_FLOOR) / (LIKE_FULL - LIKE_FLOOR), 0, 1)[:, None] * self._trust(probs, covered, nearest)
         mass = probs[:, covered].sum(1, keepdims=True)
         out = probs.copy()
         out[:, covered] = (1 - weight) * probs[:, covered] + weight * mass * likes
         return out
 
     @staticmethod
-    def _trust(probs: np.ndarray, covered: np.ndarray, likes: np.ndarray) -> float:
+    def _trust(probs: np.ndarray, covered: np.ndarray, nearest: np.ndarray) -> float:
         """How far the profile is this photo's set: of the tiles the general reader reads
-        `SURE`ly as a kind the profile has, the share the profile reads the same, 0 at
-        `AGREE_NONE` or less, 1 at `AGREE_FULL` or more; 1 where fewer than `EVIDENCE`
-        tiles are read so surely (a set the general reader does not know)."""
+        `SURE`ly as a kind the profile has, the share whose reading is among the
+        `AGREE_AMONG` kinds whose nearest examples (`nearest`, N x covered kinds) are
+        likest, 0 at `AGREE_NONE` or less, 1 at `AGREE_FULL` or more; 1 where fewer than
+        `EVIDENCE` tiles are read so surely (a set the general reader does not know)."""
         general = probs.argmax(1)
         sure = (probs.max(1) >= SURE) & np.isin(general, covered)
         if sure.sum() < EVIDENCE:
             return 1.0
-        agree = float((covered[likes[sure].argmax(1)] == general[sure]).mean())
+        likeliest = covered[np.argsort(-nearest[sure], axis=1, kind="stable")[:, :AGREE_AMONG]]
+        agree = float((likeliest == general[sure][:, None]).any(1).mean())
         return float(np.clip((agree - AGREE_NONE) / (AGREE_FULL - AGREE_NONE), 0, 1))
 
     def save(self, where: Path | None = None) -> Path:
