@@ -100,6 +100,7 @@ def test_a_re_saved_photo_shows_the_same_tiles_in_other_pixels():
 
 
 def test_a_jpeg_quality_outside_1_to_100_is_refused(tmp_path, capsys):
-    with pytest.raises(SystemExit) as stop:
-        main(["--real", str(tmp_path), "--resave-quality", "0"])
-    assert stop.value.code == 2 and "1 to 100" in capsys.readouterr().err
+    for bad in ("0", "101", "high"):
+        with pytest.raises(SystemExit) as stop:
+            main(["--real", str(tmp_path), "--resave-quality", bad])
+        assert stop.value.code == 2 and "1 to 100" in capsys.readouterr().err

@@ -322,7 +322,8 @@ def test_the_detector_bench_says_what_a_tile_set_adds_to_a_photo(capsys, store, 
 
 
 def test_a_sheets_tiles_are_found_as_many_as_named_in_its_five_rows(art, learner):
-    """The detector alone finds 40, 40, 41 and 41 tiles on these sheets of a style it never saw."""
+    """The detector's placement (the finder's first only where it does not know the set) gave
+    40, 40, 41 and 41 tiles on these sheets of a style it never saw."""
     from datasets.sheet import render_sheet
     from vision.tileset import rows_of, tiles_in
 
@@ -331,28 +332,36 @@ def test_a_sheets_tiles_are_found_as_many_as_named_in_its_five_rows(art, learner
         assert [len(row) for row in rows_of(boxes)] == [9, 9, 9, 7, 8], seed
 
 
-def test_where_the_finders_count_is_not_the_named_one_the_detectors_own_is_taken_if_it_is():
-    """A hand the detector knows, with a wall beside it that the finder boxes too."""
+def test_where_the_finders_count_is_not_the_named_one_the_detectors_own_placement_may_be_taken():
+    """A hand the detector knows, with a wall beside it that the finder boxes too; a set it
+    does not know is placed by the finder whatever the count; without a finder, by the detector."""
     from vision.detections import Detections
     from vision.tileset import tiles_in
 
-    hand = np.array([[0, 0, 30, 40], [32, 0, 62, 40]], float)
+    hand = np.array([[0, 0, 30, 40], [32, 0, 62, 40], [64, 0, 94, 40]], float)
     wall = np.array([[0, 100, 30, 140]], float)
 
     class Learner:
-        def boxes(self, img, config):
-            return Detections(hand, np.array([0.9, 0.9]), np.zeros(2, int))
+        def __init__(self, score: float = 0.9, finder: bool = True):
+            self.score = score
+            self.finder = self._finder if finder else None
 
-        def finder(self, img, config):
-            return Detections(np.concatenate([hand, wall]), np.array([0.9, 0.9, 0.9]), np.zeros(3, int))
+        def boxes(self, img, config):
+            return Detections(hand, np.full(3, self.score), np.zeros(3, int))
+
+        def _finder(self, img, config):
+            return Detections(np.concatenate([hand, wall]), np.full(4, 0.9), np.zeros(4, int))
 
         def placed(self, img, located, config):
             return located
 
     img = np.zeros((200, 100, 3), np.uint8)
-    assert tiles_in(Learner(), img, 2).tolist() == hand.tolist()
-    assert len(tiles_in(Learner(), img, 3)) == 3  # the finder's, wall and all: that is what the player named
-    assert len(tiles_in(Learner(), img, 5)) == 3  # neither: the nearer, for the refusal to count
+    assert tiles_in(Learner(), img, 3).tolist() == hand.tolist()
+    assert len(tiles_in(Learner(), img, 4)) == 4  # the finder's, wall and all: what the player named
+    assert len(tiles_in(Learner(), img, 6)) == 4  # neither: the nearer, for the refusal to count
+    assert len(tiles_in(Learner(), img, 1)) == 3
+    assert len(tiles_in(Learner(score=0.3), img, 3)) == 4  # a set it does not know: the finder's count stands, to be refused
+    assert tiles_in(Learner(finder=False), img, 4).tolist() == hand.tolist()
 
 
 def test_a_profile_is_trusted_as_far_as_the_sure_tiles_are_among_its_two_likeliest_kinds():
@@ -369,3 +378,12 @@ def test_a_profile_is_trusted_as_far_as_the_sure_tiles_are_among_its_two_likelie
     mixed = np.concatenate([second[:3], third[:1]])  # three of four among the two likeliest
     assert tileset.Profile._trust(probs, covered, mixed) == pytest.approx((0.75 - tileset.AGREE_NONE) / (tileset.AGREE_FULL - tileset.AGREE_NONE))
     assert tileset.Profile._trust(probs[:2], covered, third[:2]) == 1.0  # too few sure tiles to say
+
+
+def test_a_profile_of_two_kinds_is_trusted_as_far_as_its_likelier_kind_agrees():
+    covered = np.arange(2)
+    probs = np.zeros((4, 42))
+    probs[:, 0] = 0.95
+    nearest = np.array([[0.90, 0.95]] * 4)  # kind 1 likelier: among two kinds, every tile is among both
+    assert tileset.Profile._trust(probs, covered, nearest) == 0.0
+    assert tileset.Profile._trust(probs, covered, nearest[:, ::-1]) == 1.0

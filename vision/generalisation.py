@@ -12,8 +12,8 @@ table, beside the Hong Kong validation photos they were tuned on.
   alone, as a new player's set is read; the detector is the shipped one, which did see
   them.
 - Re-saved: the Hong Kong validation photos encoded again as JPEG at `--resave-quality`
-  (50 by default), as a photo sent on and saved again: the same tiles, other pixels,
-  which must read the same.
+  (50 by default), as a photo sent on and saved again: the same tiles, other pixels;
+  what a re-save costs.
 Each rendered row is `--n` renders of fixed seeds, so a run reads the same photos.
 
 Per row: tiles found (class-agnostic, IoU 0.5), tiles read right (the right class at
@@ -138,7 +138,10 @@ def resaved(read: Callable[[], Iterator[Truth]], quality: int) -> Callable[[], I
 
 
 def _quality(text: str) -> int:
-    quality = int(text)
+    try:
+        quality = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a JPEG quality is a whole number 1 to 100, not {text!r}") from None
     if not 1 <= quality <= 100:
         raise argparse.ArgumentTypeError(f"a JPEG quality is 1 to 100, not {quality}")
     return quality
@@ -189,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = {f"unseen real set: the Hong Kong validation photos ({len(real)}), a face reader that never saw a Hong Kong photo": (hong_kong(args.real), unseen)}
     rows |= {name: (read, shipped) for name, read in rendered_rows(args.n, args.max_side).items()}
     rows[f"Hong Kong validation photos (tuned on; {len(real)} as exported)"] = (hong_kong(args.real), shipped)
-    rows[f"the same photos re-saved as JPEG at quality {args.resave_quality}"] = (resaved(hong_kong(args.real), args.resave_quality), shipped)
+    rows[f"Hong Kong validation photos ({len(real)}) re-saved as JPEG at quality {args.resave_quality}"] = (resaved(hong_kong(args.real), args.resave_quality), shipped)
     tallies = {name: Tally() for name in rows}
     with tqdm(total=args.n * (len(rows) - 3) + 3 * len(real), unit="photo", file=sys.stderr) as bar:
         for name, (read, detector) in rows.items():

@@ -39,7 +39,7 @@ from scoring.tiles import name as tile_name
 
 from .config import DEFAULT
 from .faces import DEFAULT_FACES, FACES
-from .finder import joined
+from .finder import joined, knows_the_set
 from .voting import whole_tiles
 
 FORMAT = 1
@@ -61,7 +61,7 @@ LIKE_FLOOR, LIKE_FULL = 0.88, 0.92
 SURE, EVIDENCE, AGREE_NONE, AGREE_FULL = 0.9, 3, 0.5, 0.9
 AGREE_AMONG = 2
 # Learning finds tiles at this confidence (`tiles_in`): the face reader does not know the set
-# yet, and the player's count of the tiles guards against a tile too many.
+# yet, and the player's count of the tiles must be met, or nothing is learnt.
 LEARN_CONF = 0.1
 LEARNING = replace(DEFAULT, conf=LEARN_CONF)  # the thresholds a learning detector reads at
 # Photos learnt from at a time, each on its own core: on 2 cores, 42 one-tile photos took the
@@ -214,13 +214,14 @@ class Profile:
         """How far the profile is this photo's set: of the tiles the general reader reads
         `SURE`ly as a kind the profile has, the share whose reading is among the
         `AGREE_AMONG` kinds whose nearest examples (`nearest`, N x covered kinds) are
-        likest, 0 at `AGREE_NONE` or less, 1 at `AGREE_FULL` or more; 1 where fewer than
+        likest (the likeliest alone where the profile has two kinds), 0 at `AGREE_NONE` or less, 1 at `AGREE_FULL` or more; 1 where fewer than
         `EVIDENCE` tiles are read so surely (a set the general reader does not know)."""
         general = probs.argmax(1)
         sure = (probs.max(1) >= SURE) & np.isin(general, covered)
         if sure.sum() < EVIDENCE:
             return 1.0
-        likeliest = covered[np.argsort(-nearest[sure], axis=1, kind="stable")[:, :AGREE_AMONG]]
+        among = max(min(AGREE_AMONG, len(covered) - 1), 1)  # of two kinds, the likelier: every sure tile is among both
+        likeliest = covered[np.argsort(-nearest[sure], axis=1, kind="stable")[:, :among]]
         agree = float((likeliest == general[sure][:, None]).any(1).mean())
         return float(np.clip((agree - AGREE_NONE) / (AGREE_FULL - AGREE_NONE), 0, 1))
 
@@ -341,9 +342,9 @@ def reading_order(boxes: np.ndarray) -> list[int]:
 
 def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]], workers: int = WORKERS) -> Profile:
     """`profile` with the examples of every photo added: (name, BGR image, TILES in
-    reading order). The tiles are found as many as TILES names where they can be
-    (`tiles_in`), at the `LEARNING` thresholds whatever the detector's own (the app's
-    one detector reads and learns), `workers` photos at a time; the face reader embeds
+    reading order). The finder and the detector place the tiles (`tiles_in`), at the
+    `LEARNING` thresholds whatever the detector's own (the app's one detector reads and
+    learns), `workers` photos at a time; the face reader embeds
     them all in a few runs. A photo whose tile count differs from its TILES raises
     CountError naming it (the first such in `photos`) and the tiles found in each of its
     rows, and nothing is learnt from any photo."""
@@ -368,14 +369,19 @@ def tiles_in(detector, img: np.ndarray, named: int) -> np.ndarray:
     the finder's call, the detector's boxes filling in what it missed (`finder.joined`):
     a set being taught is new, and on a sheet of a set it half knows the detector boxes
     a tile twice or misses one, which the finder seldom does (models/README.md, "Where
-    a sheet's tiles lie"). Where that gives another count (the finder boxing a wall
-    beside a hand the detector knows), the detector's own reading (`Detector.placed`)
-    is taken if it gives `named`; where neither does, the one nearer `named`."""
+    a sheet's tiles lie"). Only where the detector knows the set (`knows_the_set`) and
+    the finder's count is not `named` (it boxes the wall beside a hand the detector
+    knows) is the detector's own placement (`Detector.placed`) taken instead, if its
+    count is nearer `named`: a player's wrong count is refused, not met by whichever
+    placement happens to match it. Without a finder, the detector's placement."""
     located = detector.boxes(img, LEARNING)
-    boxes = None if detector.finder is None else whole_tiles(joined(located, detector.finder(img, LEARNING), LEARNING), LEARNING).boxes
-    if boxes is None or len(boxes) != named:
+    if detector.finder is None:
+        boxes = whole_tiles(detector.placed(img, located, LEARNING), LEARNING).boxes
+        return boxes[reading_order(boxes)]
+    boxes = whole_tiles(joined(located, detector.finder(img, LEARNING), LEARNING), LEARNING).boxes
+    if len(boxes) != named and knows_the_set(located, LEARNING):
         own = whole_tiles(detector.placed(img, located, LEARNING), LEARNING).boxes
-        if boxes is None or abs(len(own) - named) < abs(len(boxes) - named):
+        if abs(len(own) - named) < abs(len(boxes) - named):
             boxes = own
     return boxes[reading_order(boxes)]
 
