@@ -321,6 +321,7 @@ def test_the_detector_bench_says_what_a_tile_set_adds_to_a_photo(capsys, store, 
     assert "tile set" not in _cli(capsys, "bench-detector", photo, "--runs", "1")[1]
 
 
+@pytest.mark.shared("art")
 def test_a_sheets_tiles_are_found_as_many_as_named_in_its_five_rows(art, learner):
     """The detector's placement (the finder's first only where it does not know the set) gave
     40, 40, 41 and 41 tiles on these sheets of a style it never saw."""
