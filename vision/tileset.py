@@ -214,8 +214,9 @@ class Profile:
         """How far the profile is this photo's set: of the tiles the general reader reads
         `SURE`ly as a kind the profile has, the share whose reading is among the
         `AGREE_AMONG` kinds whose nearest examples (`nearest`, N x covered kinds) are
-        likest (the likeliest alone where the profile has two kinds), 0 at `AGREE_NONE` or less, 1 at `AGREE_FULL` or more; 1 where fewer than
-        `EVIDENCE` tiles are read so surely (a set the general reader does not know)."""
+        likest (the likeliest alone where the profile has two kinds), 0 at `AGREE_NONE`
+        or less, 1 at `AGREE_FULL` or more; 1 where fewer than `EVIDENCE` tiles are read
+        so surely (a set the general reader does not know)."""
         general = probs.argmax(1)
         sure = (probs.max(1) >= SURE) & np.isin(general, covered)
         if sure.sum() < EVIDENCE:
@@ -344,10 +345,10 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
     """`profile` with the examples of every photo added: (name, BGR image, TILES in
     reading order). The finder and the detector place the tiles (`tiles_in`), at the
     `LEARNING` thresholds whatever the detector's own (the app's one detector reads and
-    learns), `workers` photos at a time; the face reader embeds
-    them all in a few runs. A photo whose tile count differs from its TILES raises
-    CountError naming it (the first such in `photos`) and the tiles found in each of its
-    rows, and nothing is learnt from any photo."""
+    learns), `workers` photos at a time; the face reader embeds them all in a few runs.
+    A photo whose tile count differs from its TILES raises CountError naming it (the
+    first such in `photos`) and the tiles found in each of its rows, and nothing is
+    learnt from any photo."""
     named = [kinds_of(tiles) for _, _, tiles in photos]
     with ThreadPoolExecutor(max(workers, 1)) as pool:
         found = list(pool.map(lambda photo, kinds: tiles_in(detector, photo[1], len(kinds)), photos, named))
@@ -375,13 +376,10 @@ def tiles_in(detector, img: np.ndarray, named: int) -> np.ndarray:
     count is nearer `named`: a player's wrong count is refused, not met by whichever
     placement happens to match it. Without a finder, the detector's placement."""
     located = detector.boxes(img, LEARNING)
-    if detector.finder is None:
-        boxes = whole_tiles(detector.placed(img, located, LEARNING), LEARNING).boxes
-        return boxes[reading_order(boxes)]
-    boxes = whole_tiles(joined(located, detector.finder(img, LEARNING), LEARNING), LEARNING).boxes
-    if len(boxes) != named and knows_the_set(located, LEARNING):
+    boxes = None if detector.finder is None else whole_tiles(joined(located, detector.finder(img, LEARNING), LEARNING), LEARNING).boxes
+    if boxes is None or len(boxes) != named and knows_the_set(located, LEARNING):
         own = whole_tiles(detector.placed(img, located, LEARNING), LEARNING).boxes
-        if abs(len(own) - named) < abs(len(boxes) - named):
+        if boxes is None or abs(len(own) - named) < abs(len(boxes) - named):
             boxes = own
     return boxes[reading_order(boxes)]
 
