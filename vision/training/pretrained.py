@@ -28,13 +28,21 @@ def onnx_path() -> Path:
     return Path(mahjong_detector.__file__).parent / "model.onnx"
 
 
-def convert(out: Path, photos: list[Path], nc: int = 43) -> Path:
+def convert(out: Path, photos: list[Path], graph: Path | None = None) -> Path:
+    """A trainable checkpoint at `out` from an exported yolo11n `graph`, its BatchNorm
+    rebuilt on `photos`: by default mahjong-detector's, its 34 kinds copied into our 43
+    classes; one of ours (the shipped finder) keeps its own classes and every layer."""
+    import ast
+
     import onnx
     import torch
     from onnx import numpy_helper
     from ultralytics.nn.tasks import DetectionModel
 
-    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(onnx_path())).graph.initializer}
+    exported = onnx.load(str(graph or onnx_path()))
+    weights = {i.name: numpy_helper.to_array(i) for i in exported.graph.initializer}
+    names = dict(enumerate(CLASSES)) if graph is None else ast.literal_eval({p.key: p.value for p in exported.metadata_props}["names"])
+    nc = len(names)
     model = DetectionModel("yolo11n.yaml", nc=nc, verbose=False)
     modules = dict(model.named_modules())
     rows = torch.tensor([INDEX[c] for c in THEIR_CODES])
@@ -62,7 +70,7 @@ def convert(out: Path, photos: list[Path], nc: int = 43) -> Path:
                 conv.bias[rows] = b
     recalibrate(model, bns, (_blob(path) for path in photos))
     model.float()
-    model.names = dict(enumerate(CLASSES))
+    model.names = names
     torch.save({"model": model, "train_args": {}, "date": None, "version": "taiscore-convert"}, out)
     return out
 

@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--no-real", dest="real", action="store_false", help="train on --synthetic alone, the real photos unseen (they are still validated on)")
     p.add_argument("--single-class", action="store_true", help="one class, a tile: a finder whose boxes the face readers name (issue 21's detector)")
     p.add_argument("--device", default="cpu")
-    p.add_argument("--start", type=Path, help="weights to fine-tune from (default: models/taiscore-tiles.pt if present, else the converted mahjong-detector start)")
+    p.add_argument("--start", type=Path, help="weights to fine-tune from, or an exported graph of ours (.onnx, such as models/taiscore-finder.onnx: its BatchNorm rebuilt); default: models/taiscore-tiles.pt if present, else the converted mahjong-detector start")
     p.add_argument("--fraction", type=float, default=1.0)
     p.add_argument("--lr0", type=float, default=5e-4, help="AdamW learning rate; gentle, so the tile-aware start is not undone")
     p.add_argument(
@@ -96,8 +96,11 @@ def main(argv: list[str] | None = None) -> None:
     else:  # neither the shipped weights nor statistics of the real photos: mahjong-detector's start, its BatchNorm rebuilt on renders
         start = args.start or WORK / "start-yolo11n-rendered.pt"
         calibration = args.synthetic / "images"
-    if not start.exists():
-        convert(start, sorted(calibration.iterdir())[::20][:48])
+    graph = start if start.suffix == ".onnx" else None  # an exported graph of ours, such as the shipped finder
+    if graph is not None:
+        start = WORK / f"start-{graph.stem}.pt"  # made again each run: the graph may have changed since
+    if graph is not None or not start.exists():
+        convert(start, sorted(calibration.iterdir())[::20][:48], graph)
     model = YOLO(str(start))
     model.add_callback("on_pretrain_routine_start", _use_every_core)
     model.train(
