@@ -30,7 +30,7 @@ def test_a_few_tiles_in_shape_from_the_finder_are_a_lone_tile_or_a_close_up():
     assert not a_few_in_shape(_tiles(5, 0.6), DEFAULT)  # a diagonal row stretched: near-square boxes of sheared tiles
     assert not a_few_in_shape(_tiles(1, 0.6, h=200), DEFAULT)  # a lone tile stretched
     assert not a_few_in_shape(Detections.empty(), DEFAULT)
-    assert not a_few_in_shape(None, DEFAULT)  # the detector knows the set: the finder was not asked
+    assert not a_few_in_shape(None, DEFAULT)  # no finder: none read the photo
 
 
 def test_a_squeeze_divides_one_side():

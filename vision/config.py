@@ -45,6 +45,11 @@ class Thresholds:
     row_size: float = 0.75
     row_level: float = 0.6
     row_gap: float = 0.5
+    # ... and wherever it knows the set, the finder's tiles it missed that the finder scores
+    # this or more join them (`finder.sure_tiles`): the Hong Kong discards and walls, which
+    # the labels leave out, score less. Chosen on the Hong Kong training photos and renders
+    # of the trained styles (models/README.md, "The finder", session 35).
+    finder_sure: float = 0.75
     reader_box_share: float = 0.4  # a box's final edges: this share the face reader's, the rest the detector's
     # The face reader reads each tile at this many turns, evenly spaced, 1 to 4, and takes
     # the mean: a tile lies any way round on a table. Chosen in session 19 on the

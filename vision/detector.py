@@ -23,7 +23,7 @@ from .classes import CLASSES
 from .config import DEFAULT, Thresholds
 from .detections import Detections
 from .faces import FaceReader
-from .finder import TileFinder, joined, knows_the_set, row_mates
+from .finder import TileFinder, joined, knows_the_set, row_mates, sure_tiles
 from .flowers import FlowerReader
 from .models import DEFAULT_CHARACTERS, DEFAULT_FACES, DEFAULT_FINDER, DEFAULT_FLOWERS, DEFAULT_MODEL
 from .network import TileNetwork
@@ -99,12 +99,13 @@ class Detector:
         """Every tile with its code, confidence and box, top to bottom, left to right, read
         at `config` (the detector's own by default). Where the detector does not know the
         set, the finder says where the tiles lie, the detector's filling in, before the
-        readers name them; where it knows the set but misses some, the finder's tiles
-        continuing its rows join its own (`completed`). A photo that shows no tile read
-        surely, or tiles far too long, is read again at other proportions, unless the
-        finder sees a lone tile or a close-up in it or the photo is not smoothed along
-        either side as a stretch leaves it; a squeeze takes the place of where the tiles
-        lie only where the detector finds tiles in it surer than there."""
+        readers name them; where it knows the set, the finder's tiles it missed that
+        continue its rows or that the finder is sure of join its own (`completed`). A
+        photo that shows no tile read surely, or tiles far too long, is read again at
+        other proportions, unless the finder sees a lone tile or a close-up in it or the
+        photo is not smoothed along either side as a stretch leaves it; a squeeze takes
+        the place of where the tiles lie only where the detector finds tiles in it surer
+        than there."""
         config = config or self.config
         located = self.completed(img, self.boxes(img, config), config)
         found = own = self.named(img, located, config)
@@ -135,16 +136,18 @@ class Detector:
         return self.finder(img, config)
 
     def completed(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections:
-        """The detector's tiles `located` and, where it knows the set but is sure of fewer
-        than a hand (`finder_hand`) and unsure of some tile (it scores one `seen` but under
-        `finder_known`), the finder's tiles that continue its rows (`row_mates`). Where it
-        is sure of a hand or of every tile it sees, the finder is not asked: it would cost
-        as much again, for nothing."""
-        sure = located.scores >= config.finder_known
-        unsure = (located.scores[~sure] >= config.seen).any()
-        if self.finder is None or sure.sum() >= config.finder_hand or not unsure or not knows_the_set(located, config):
+        """The detector's tiles `located` and, where it knows the set, the finder's tiles
+        it missed: those continuing its rows where it is sure of fewer than a hand
+        (`finder_hand`) and unsure of some tile (it scores one `seen` but under
+        `finder_known`: `row_mates`), and those the finder is sure of anywhere
+        (`sure_tiles`). The finder costs a photo of a hand about as much again."""
+        if self.finder is None or not knows_the_set(located, config):
             return located
-        return Detections.concat([located, row_mates(located, self.finder(img, config), config)])
+        finder = self.finder(img, config)
+        known = located.scores >= config.finder_known
+        if known.sum() < config.finder_hand and (located.scores[~known] >= config.seen).any():
+            located = Detections.concat([located, row_mates(located, finder, config)])
+        return Detections.concat([located, sure_tiles(located, finder, config)])
 
     def placed(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections:
         """Where the tiles lie: the detector's `located`, completed (`completed`), and,

@@ -1,8 +1,9 @@
 """Where the tiles lie, whatever is printed on them: a one-class network trained on renders
-of many art styles alone, never on a real photo (`models/taiscore-finder.onnx`). The
+of many art styles and on the Hong Kong photos (`models/taiscore-finder.onnx`). The
 detector knows the one set it was trained on and misses most tiles of a set it never
 saw; where it does not know the set, the finder's boxes take the place of its own, and
-the readers name them (issue 21)."""
+the readers name them (issue 21). Where it knows the set, the finder's tiles it missed
+join its own only where they continue its rows or the finder is sure of them."""
 
 from __future__ import annotations
 
@@ -45,9 +46,10 @@ def knows_the_set(found: Detections, config: Thresholds) -> bool:
     0.001, where a photo shows hundreds of faint candidates), it scores `finder_known`
     or more a whole hand's worth (`finder_hand`), or `few_tiles` or more and a share
     `finder_share` of them. Then the finder's tiles do not take the place of its own: the
-    tiles it alone would add are walls, loose discards and edges, which the labels of the
-    set the detector learnt never box and a hand's photo leaves out; only those
-    continuing the detector's rows join them (`row_mates`, `Detector.completed`)."""
+    tiles it alone would add are mostly walls, loose discards and edges, which the labels
+    of the set the detector learnt never box and a hand's photo leaves out; only those
+    continuing the detector's rows (`row_mates`) and those the finder is sure of
+    (`sure_tiles`) join them (`Detector.completed`)."""
     scores = found.scores[found.scores >= config.seen]
     sure = int((scores >= config.finder_known).sum())
     return sure >= config.finder_hand or len(scores) >= config.few_tiles and sure >= config.finder_share * len(scores)
@@ -67,7 +69,7 @@ def row_mates(found: Detections, finder: Detections, config: Thresholds) -> Dete
     sure = found.boxes[found.scores >= config.finder_known]
     if not len(finder) or not len(sure):
         return Detections.empty()
-    apart = box_iou(finder.boxes, found.boxes).max(1) < config.finder_apart
+    apart = _apart(finder, found, config)
     candidates, taken = finder[apart], np.zeros(int(apart.sum()), bool)
     row = sure
     while True:
@@ -76,6 +78,23 @@ def row_mates(found: Detections, finder: Detections, config: Thresholds) -> Dete
             return candidates[taken]
         taken |= beside
         row = np.concatenate([row, candidates.boxes[beside]])
+
+
+def sure_tiles(found: Detections, finder: Detections, config: Thresholds) -> Detections:
+    """The finder's tiles it is sure of (`finder_sure`) overlapping none of the tiles
+    `found` (`finder_apart`). Where the detector thinks it knows the set from a few tiles,
+    it may miss a whole row of the hand (a set it does not know on a wood table); the
+    finder, trained on the Hong Kong photos as well as renders, scores the discards and
+    walls round a hand low there, as their labels leave them out, and the tiles of a
+    missed row high (models/README.md, "The finder", session 35)."""
+    return finder[_apart(finder, found, config) & (finder.scores >= config.finder_sure)]
+
+
+def _apart(tiles: Detections, others: Detections, config: Thresholds) -> np.ndarray:
+    """Which of `tiles` overlap none of `others` at IoU `finder_apart` or more."""
+    if not len(tiles) or not len(others):
+        return np.ones(len(tiles), bool)
+    return box_iou(tiles.boxes, others.boxes).max(1) < config.finder_apart
 
 
 def _beside(a: np.ndarray, b: np.ndarray, config: Thresholds) -> np.ndarray:
@@ -96,6 +115,4 @@ def joined(found: Detections, finder: Detections | None, config: Thresholds) -> 
     finder's tiles (None: the detector knows the set): `found` alone."""
     if finder is None:
         return found
-    if not len(finder) or not len(found):
-        return Detections.concat([found, finder])
-    return Detections.concat([finder, found[box_iou(found.boxes, finder.boxes).max(1) < config.finder_apart]])
+    return Detections.concat([finder, found[_apart(found, finder, config)]])

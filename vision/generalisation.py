@@ -9,8 +9,8 @@ table, beside the Hong Kong validation photos they were tuned on.
   side, white, wood, glass and cloth tables), the held-out styles mixed.
 - Unseen real set: the Hong Kong validation photos read by a face reader trained without
   any Hong Kong photo (`models/unseen/`, ONNX metadata `hong_kong_photos: never seen`),
-  alone, as a new player's set is read; the detector is the shipped one, which did see
-  them.
+  alone, as a new player's set is read; the detector and the finder are the shipped
+  ones, which did see them: the row says how the tiles are read, not found.
 - Re-saved: the Hong Kong validation photos encoded again as JPEG at `--resave-quality`
   (50 by default), as a photo sent on and saved again: the same tiles, other pixels;
   what a re-save costs.

@@ -372,8 +372,9 @@ def tiles_in(detector, img: np.ndarray, named: int) -> np.ndarray:
     a tile twice or misses one, which the finder seldom does (models/README.md, "Where
     a sheet's tiles lie"). Only where the detector knows the set (`knows_the_set`) and
     the finder's count is not `named` (it boxes the wall beside a hand the detector
-    knows) is the detector's own placement (`Detector.placed`) taken instead, if its
-    count is nearer `named`: a player's wrong count is refused, not met by whichever
+    knows) is the detector's placement (`Detector.placed`: its own tiles and those of the
+    finder's that continue them or that it is sure of) taken instead, if its count is
+    nearer `named`: a player's wrong count is refused, not met by whichever
     placement happens to match it. Without a finder, the detector's placement."""
     located = detector.boxes(img, LEARNING)
     boxes = None if detector.finder is None else whole_tiles(joined(located, detector.finder(img, LEARNING), LEARNING), LEARNING).boxes

@@ -31,9 +31,8 @@ def onnx_path() -> Path:
 def convert(out: Path, photos: list[Path], graph: Path | None = None) -> Path:
     """A trainable checkpoint at `out` from an exported yolo11n `graph`, its BatchNorm
     rebuilt on `photos`: by default mahjong-detector's, its 34 kinds copied into our 43
-    classes; one of ours (the shipped finder) keeps its own classes and every layer."""
-    import ast
-
+    classes; one of ours (the shipped finder) keeps its own classes and every layer, and
+    must compute what the graph does."""
     import onnx
     import torch
     from onnx import numpy_helper
@@ -41,11 +40,10 @@ def convert(out: Path, photos: list[Path], graph: Path | None = None) -> Path:
 
     exported = onnx.load(str(graph or onnx_path()))
     weights = {i.name: numpy_helper.to_array(i) for i in exported.graph.initializer}
-    names = dict(enumerate(CLASSES)) if graph is None else ast.literal_eval({p.key: p.value for p in exported.metadata_props}["names"])
-    nc = len(names)
-    model = DetectionModel("yolo11n.yaml", nc=nc, verbose=False)
+    names = dict(enumerate(CLASSES)) if graph is None else graph_names(graph)
+    model = DetectionModel("yolo11n.yaml", nc=len(names), verbose=False)
     modules = dict(model.named_modules())
-    rows = torch.tensor([INDEX[c] for c in THEIR_CODES])
+    rows = torch.tensor([INDEX[c] for c in THEIR_CODES]) if graph is None else None
     bns = []
     with torch.no_grad():
         for key, value in weights.items():
@@ -65,14 +63,45 @@ def convert(out: Path, photos: list[Path], graph: Path | None = None) -> Path:
                 conv.weight.copy_(w)
                 if b is not None:
                     conv.bias.copy_(b)
-            else:  # class rows of the head: copy the 34 shared kinds into our order
+            elif rows is not None:  # class rows of the head: copy the 34 shared kinds into our order
                 conv.weight[rows] = w
                 conv.bias[rows] = b
+            else:
+                raise ValueError(f"{graph}: layer {prefix} is not yolo11n's with {len(names)} classes")
     recalibrate(model, bns, (_blob(path) for path in photos))
     model.float()
     model.names = names
+    if graph is not None:
+        _same(model, graph, photos[0])
     torch.save({"model": model, "train_args": {}, "date": None, "version": "taiscore-convert"}, out)
     return out
+
+
+def graph_names(graph: Path) -> dict[int, str]:
+    """The classes an ultralytics export names in its metadata."""
+    import ast
+
+    import onnx
+
+    meta = {p.key: p.value for p in onnx.load(str(graph), load_external_data=False).metadata_props}
+    if "names" not in meta:
+        raise ValueError(f"{graph}: no class names in its metadata: not an ultralytics export")
+    return ast.literal_eval(meta["names"])
+
+
+def _same(model, graph: Path, photo: Path, tolerance: float = 1e-2) -> None:
+    """Raise unless `model` gives what onnxruntime gives from `graph` for `photo`."""
+    import onnxruntime as ort
+    import torch
+
+    session = ort.InferenceSession(str(graph), providers=["CPUExecutionProvider"])
+    x = _blob(photo, int(session.get_inputs()[0].shape[2]))
+    model.eval()
+    with torch.no_grad():
+        ours = model(x)[0].numpy()
+    theirs = session.run(None, {session.get_inputs()[0].name: x.numpy()})[0]
+    if ours.shape != theirs.shape or np.abs(ours - theirs).max() > tolerance:
+        raise ValueError(f"{graph}: rebuilt, it no longer computes what the graph does")
 
 
 def unfold(bn, bias) -> None:
@@ -84,10 +113,10 @@ def unfold(bn, bias) -> None:
     bn.bias.copy_(bias)
 
 
-def _blob(path: Path):
+def _blob(path: Path, side: int = 640):
     import torch
 
-    img = cv2.resize(cv2.imread(str(path)), (640, 640))[:, :, ::-1].transpose(2, 0, 1)
+    img = cv2.resize(cv2.imread(str(path)), (side, side))[:, :, ::-1].transpose(2, 0, 1)
     return torch.from_numpy(np.ascontiguousarray(img)).float()[None] / 255.0
 
 
