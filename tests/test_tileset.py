@@ -353,7 +353,7 @@ def test_where_the_finders_count_is_not_the_named_one_the_detectors_own_placemen
         def _finder(self, img, config):
             return Detections(np.concatenate([hand, wall]), np.full(4, 0.9), np.zeros(4, int))
 
-        def placed(self, img, located, config):
+        def placed(self, img, located, config, reading=None):
             return located
 
     img = np.zeros((200, 100, 3), np.uint8)

@@ -128,32 +128,35 @@ class Detector:
         (h, w), (nw, nh) = img.shape[:2], size
         return self.boxes(cv2.resize(img, size, interpolation=cv2.INTER_AREA), config, windows=False).scaled(w / nw, h / nh)
 
-    def finding(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections | None:
-        """The finder's tiles where the detector, having found `located`, does not know the
-        set; None where it does, or where there is no finder."""
+    def finding(self, img: np.ndarray, located: Detections, config: Thresholds, reading: Detections | None = None) -> Detections | None:
+        """The finder's tiles (its `reading` of `img` where already made) where the
+        detector, having found `located`, does not know the set; None where it does, or
+        where there is no finder."""
         if self.finder is None or knows_the_set(located, config):
             return None
-        return self.finder(img, config)
+        return self.finder(img, config) if reading is None else reading
 
-    def completed(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections:
+    def completed(self, img: np.ndarray, located: Detections, config: Thresholds, reading: Detections | None = None) -> Detections:
         """The detector's tiles `located` and, where it knows the set, the finder's tiles
-        it missed: those continuing its rows where it is sure of fewer than a hand
-        (`finder_hand`) and unsure of some tile (it scores one `seen` but under
-        `finder_known`: `row_mates`), and those the finder is sure of anywhere
-        (`sure_tiles`). The finder costs a photo of a hand about as much again."""
+        (its `reading` of `img` where already made) it missed: those continuing its rows
+        where it is sure of fewer than a hand (`finder_hand`) and unsure of some tile (it
+        scores one `seen` but under `finder_known`: `row_mates`), and those the finder is
+        sure of anywhere (`sure_tiles`). The finder costs a photo of a hand about as much
+        again."""
         if self.finder is None or not knows_the_set(located, config):
             return located
-        finder = self.finder(img, config)
+        finder = self.finder(img, config) if reading is None else reading
         known = located.scores >= config.finder_known
         if known.sum() < config.finder_hand and (located.scores[~known] >= config.seen).any():
             located = Detections.concat([located, row_mates(located, finder, config)])
         return Detections.concat([located, sure_tiles(located, finder, config)])
 
-    def placed(self, img: np.ndarray, located: Detections, config: Thresholds) -> Detections:
+    def placed(self, img: np.ndarray, located: Detections, config: Thresholds, reading: Detections | None = None) -> Detections:
         """Where the tiles lie: the detector's `located`, completed (`completed`), and,
-        where it does not know the set, the finder's tiles first (`finder.joined`)."""
-        located = self.completed(img, located, config)
-        return joined(located, self.finding(img, located, config), config)
+        where it does not know the set, the finder's tiles first (`finder.joined`); the
+        finder's `reading` of `img`, where already made, is not made again."""
+        located = self.completed(img, located, config, reading)
+        return joined(located, self.finding(img, located, config, reading), config)
 
     def named(self, img: np.ndarray, found: Detections, config: Thresholds) -> Detections:
         """`found` as the readers read it (`reread.py`), or as found where there are none."""

@@ -377,9 +377,10 @@ def tiles_in(detector, img: np.ndarray, named: int) -> np.ndarray:
     nearer `named`: a player's wrong count is refused, not met by whichever
     placement happens to match it. Without a finder, the detector's placement."""
     located = detector.boxes(img, LEARNING)
-    boxes = None if detector.finder is None else whole_tiles(joined(located, detector.finder(img, LEARNING), LEARNING), LEARNING).boxes
+    reading = None if detector.finder is None else detector.finder(img, LEARNING)
+    boxes = None if reading is None else whole_tiles(joined(located, reading, LEARNING), LEARNING).boxes
     if boxes is None or len(boxes) != named and knows_the_set(located, LEARNING):
-        own = whole_tiles(detector.placed(img, located, LEARNING), LEARNING).boxes
+        own = whole_tiles(detector.placed(img, located, LEARNING, reading), LEARNING).boxes
         if boxes is None or abs(len(own) - named) < abs(len(boxes) - named):
             boxes = own
     return boxes[reading_order(boxes)]

@@ -98,8 +98,9 @@ def main(argv: list[str] | None = None) -> None:
         calibration = args.synthetic / "images"
     graph = start if start.suffix == ".onnx" else None  # an exported graph of ours, such as the shipped finder
     if graph is not None:
-        if (len(graph_names(graph)) == 1) != args.single_class:
-            raise SystemExit(f"{graph} has {len(graph_names(graph))} classes: a one-class graph trains with --single-class, and only it")
+        classes = len(graph_names(graph))
+        if (classes == 1) != args.single_class:
+            raise SystemExit(f"{graph} has {classes} classes: a one-class graph trains with --single-class, and only it")
         start = WORK / f"start-from-{graph.stem}.pt"  # made again each run: the graph may have changed since
     if graph is not None or not start.exists():
         convert(start, sorted(calibration.iterdir())[::20][:48], graph)
