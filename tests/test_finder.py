@@ -10,7 +10,7 @@ import pytest
 from vision.config import DEFAULT
 from vision.detections import Detections, box_iou
 from vision.detector import Detector
-from vision.finder import UNNAMED, TileFinder, joined, knows_the_set, row_mates, sure_tiles
+from vision.finder import UNNAMED, TileFinder, faint_row_mates, joined, knows_the_set, row_mates, sure_tiles
 from vision.models import DEFAULT_FINDER, DEFAULT_MODEL, HONG_KONG_KEY
 from vision.reshape import out_of_shape
 
@@ -178,6 +178,18 @@ def test_the_finders_tiles_continuing_a_row_of_the_detectors_sure_tiles_join_it_
     assert len(row_mates(found[np.array([False, False, False, True, False])], finder, DEFAULT)) == 0  # no sure tile, no row
 
 
+def test_the_finders_faint_tiles_count_where_they_continue_its_rows():
+    """A row's end in shadow, a face-down tile beside face-up ones: scored under
+    `finder_conf`, kept beside the finder's surer tiles; a faint box alone is not."""
+    found = Detections(
+        np.array([[0.0, 0, 30, 40], [32, 0, 62, 40], [64, 0, 94, 40], [96, 0, 126, 40], [0, 200, 30, 240], [300, 300, 330, 340]]),
+        np.array([0.8, 0.6, 0.4, 0.36, 0.4, 0.9]),
+        np.full(6, UNNAMED),
+    )
+    assert faint_row_mates(found, DEFAULT).boxes.tolist() == [[0, 0, 30, 40], [32, 0, 62, 40], [300, 300, 330, 340], [64, 0, 94, 40], [96, 0, 126, 40]]
+    assert len(faint_row_mates(found, replace(DEFAULT, finder_conf=0.85))) == 1  # the lone sure tile has no row mate
+
+
 def test_the_finders_sure_tiles_the_detector_missed_join_it_anywhere():
     """A row of the hand the detector missed, away from its own: the finder is sure of
     those tiles; a discard it scores lower, and the detector's own tiles, are not taken."""
@@ -219,6 +231,8 @@ def test_where_the_detector_knows_the_set_it_asks_the_finder_for_the_tiles_it_mi
     detector, _ = _completing(Detections.concat([_tiles((128, 0, 158, 40), score=0.6, cls=UNNAMED), finder]))
     four_and_unsure = Detections.concat([hand[np.arange(4)], _tiles((400, 0, 430, 40), score=0.3)])
     assert detector.completed("photo", four_and_unsure, DEFAULT).boxes[5:].tolist() == [[128, 0, 158, 40], [0, 100, 30, 140], [32, 100, 62, 140]]
+    four_sure = hand[np.arange(4)]  # sure of every tile it found, fewer than a hand: its row's end in shadow still joins
+    assert detector.completed("photo", four_sure, DEFAULT).boxes[4:].tolist() == [[128, 0, 158, 40], [0, 100, 30, 140], [32, 100, 62, 140]]
 
 
 def test_where_the_detector_does_not_know_the_set_completing_asks_no_finder():

@@ -32,12 +32,20 @@ class Thresholds:
     # knowing the set, 98.8 % at three quarters; a whole hand sure keeps the finder from
     # boxing the discards round a Hong Kong hand, which the labels leave out.
     finder_conf: float = 0.5
+    # ... and the finder's fainter tiles, down to this, that continue a row of those (the
+    # row rules below): a row's end in shadow, a face-down tile, a pale face on a white
+    # table. Chosen on the Hong Kong training photos and renders of the trained styles
+    # (models/README.md, "The finder", session 36): 0.35 found the renders' tiles 99.0 ->
+    # 99.2 % at 2 boxes more, 0.3 as many at 3, 0.45 99.0 %.
+    finder_floor: float = 0.35
     finder_apart: float = 0.3
     finder_known: float = 0.5
     finder_share: float = 0.75
     finder_hand: int = 16  # ... or it is sure of a whole hand's tiles, the unsure rest discards and walls
-    # Where it knows the set but is sure of fewer than a hand and unsure of some tile, the
-    # finder's tiles that continue a row of its sure ones join them (`finder.row_mates`):
+    # Where it knows the set but is sure of fewer than a hand, the finder's tiles that
+    # continue a row of its sure ones join them (`finder.row_mates`; session 35 asked for
+    # an unsure tile besides, which the finder trained on the Hong Kong photos no longer
+    # needs: models/README.md, session 36):
     # of a tile's size within `row_size` either way, level with it by `row_level` of its
     # height, less than `row_gap` of its width beside it. Chosen on renders of held-out
     # styles and the Hong Kong validation photos (models/README.md): the finder's slivers

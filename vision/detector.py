@@ -139,15 +139,13 @@ class Detector:
     def completed(self, img: np.ndarray, located: Detections, config: Thresholds, reading: Detections | None = None) -> Detections:
         """The detector's tiles `located` and, where it knows the set, the finder's tiles
         (its `reading` of `img` where already made) it missed: those continuing its rows
-        where it is sure of fewer than a hand (`finder_hand`) and unsure of some tile (it
-        scores one `seen` but under `finder_known`: `row_mates`), and those the finder is
-        sure of anywhere (`sure_tiles`). The finder costs a photo of a hand about as much
-        again."""
+        where it is sure of fewer than a hand (`finder_hand`: `row_mates`), and those the
+        finder is sure of anywhere (`sure_tiles`). The finder costs a photo of a hand
+        about as much again."""
         if self.finder is None or not knows_the_set(located, config):
             return located
         finder = self.finder(img, config) if reading is None else reading
-        known = located.scores >= config.finder_known
-        if known.sum() < config.finder_hand and (located.scores[~known] >= config.seen).any():
+        if (located.scores >= config.finder_known).sum() < config.finder_hand:
             located = Detections.concat([located, row_mates(located, finder, config)])
         return Detections.concat([located, sure_tiles(located, finder, config)])
 

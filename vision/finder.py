@@ -23,7 +23,10 @@ UNNAMED = -1  # the class of a tile only the finder found: the face reader names
 
 class TileFinder:
     """The finder's ONNX file, opened once; calling it gives one box per tile it finds in
-    a BGR image, scoring at least `Thresholds.finder_conf`, each of class `UNNAMED`."""
+    a BGR image, each of class `UNNAMED`, down to `Thresholds.finder_floor`
+    (`faint_row_mates`). A tile at the end of a row in shadow, a face-down tile beside
+    face-up ones, a pale face on a white table score less, and a row is where a player
+    lays tiles."""
 
     def __init__(self, model: Path, threads: int):
         self.session = open_session(model, threads, "tile finder")
@@ -33,11 +36,18 @@ class TileFinder:
         self.size = int(self.session.get_inputs()[0].shape[2])
 
     def __call__(self, img: np.ndarray, config: Thresholds) -> Detections:
-        found = decode(*raw(self.session, img, self.size), config.finder_conf)
+        found = decode(*raw(self.session, img, self.size), config.finder_floor)
         xywh = np.c_[found.boxes[:, :2], found.boxes[:, 2:] - found.boxes[:, :2]].tolist()
-        keep = np.array(cv2.dnn.NMSBoxes(xywh, found.scores.tolist(), config.finder_conf, config.iou), dtype=int).reshape(-1)
+        keep = np.array(cv2.dnn.NMSBoxes(xywh, found.scores.tolist(), config.finder_floor, config.iou), dtype=int).reshape(-1)
         h, w = img.shape[:2]
-        return Detections(found.boxes[keep], found.scores[keep], np.full(len(keep), UNNAMED)).clipped(w, h)
+        return faint_row_mates(Detections(found.boxes[keep], found.scores[keep], np.full(len(keep), UNNAMED)).clipped(w, h), config)
+
+
+def faint_row_mates(found: Detections, config: Thresholds) -> Detections:
+    """The finder's tiles `found` scoring `finder_conf` or more, and those scoring less
+    that continue their rows (`row_mates`)."""
+    scored = found.scores >= config.finder_conf
+    return Detections.concat([found[scored], row_mates(found[scored], found[~scored], config, sure=config.finder_conf)])
 
 
 def knows_the_set(found: Detections, config: Thresholds) -> bool:
@@ -48,16 +58,17 @@ def knows_the_set(found: Detections, config: Thresholds) -> bool:
     `finder_share` of them. Then the finder's tiles do not take the place of its own: the
     tiles it alone would add are mostly walls, loose discards and edges, which the labels
     of the set the detector learnt never box and a hand's photo leaves out; only those
-    continuing the detector's rows (`row_mates`) and those the finder is sure of
-    (`sure_tiles`) join them (`Detector.completed`)."""
+    continuing the detector's rows where it is sure of fewer than a hand (`row_mates`)
+    and those the finder is sure of (`sure_tiles`) join them (`Detector.completed`)."""
     scores = found.scores[found.scores >= config.seen]
     sure = int((scores >= config.finder_known).sum())
     return sure >= config.finder_hand or len(scores) >= config.few_tiles and sure >= config.finder_share * len(scores)
 
 
-def row_mates(found: Detections, finder: Detections, config: Thresholds) -> Detections:
-    """The finder's tiles that continue a row of the detector's sure tiles (`finder_known`)
-    in `found`, overlapping none of its tiles (`finder_apart`): each as tall and as wide
+def row_mates(found: Detections, finder: Detections, config: Thresholds, sure: float | None = None) -> Detections:
+    """The tiles of `finder` that continue a row of the tiles in `found` scoring `sure`
+    (the detector's sure tiles, `finder_known`, by default; the finder's own, for its
+    fainter tiles), overlapping none of `found` (`finder_apart`): each as tall and as wide
     as a tile of the row (within `row_size` either way), level with it (their heights
     overlapping `row_level` of the shorter) and beside it (less than `row_gap` of the
     narrower's width between them, or over each other: the upright boxes of an askew row
@@ -66,12 +77,11 @@ def row_mates(found: Detections, finder: Detections, config: Thresholds) -> Dete
     may miss the rest of the hand beside them; the finder's boxes elsewhere (discards,
     walls) and its slivers (a tile's edge at the frame, the gap between two tiles) are
     not taken."""
-    sure = found.boxes[found.scores >= config.finder_known]
-    if not len(finder) or not len(sure):
+    row = found.boxes[found.scores >= (config.finder_known if sure is None else sure)]
+    if not len(finder) or not len(row):
         return Detections.empty()
     apart = _apart(finder, found, config)
     candidates, taken = finder[apart], np.zeros(int(apart.sum()), bool)
-    row = sure
     while True:
         beside = ~taken & _beside(candidates.boxes, row, config).any(1)
         if not beside.any():
