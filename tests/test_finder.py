@@ -10,7 +10,7 @@ import pytest
 from vision.config import DEFAULT
 from vision.detections import Detections, box_iou
 from vision.detector import Detector
-from vision.finder import UNNAMED, TileFinder, faint_row_mates, joined, knows_the_set, row_mates, sure_tiles
+from vision.finder import UNNAMED, TileFinder, joined, knows_the_set, row_mates, sure_tiles, with_faint_row_mates
 from vision.models import DEFAULT_FINDER, DEFAULT_MODEL, HONG_KONG_KEY
 from vision.reshape import out_of_shape
 
@@ -79,11 +79,15 @@ def test_the_finder_gives_one_box_a_tile_unnamed(tmp_path):
 
     codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "5z", "5z", "5z", "2m"]
     img = cv2.imread(str(render_hand(codes, "2m", tmp_path / "hand.png")))
-    found = TileFinder(DEFAULT_FINDER, 1)(img, DEFAULT)
+    finder = TileFinder(DEFAULT_FINDER, 1)
+    found = finder(img, DEFAULT)
     assert (found.classes == UNNAMED).all() and len(found) == 17
     x = [40 + i * (TILE_W + 2) for i in range(16)] + [40 + 16 * (TILE_W + 2) + 40]
     truth = np.array([(left, 80, left + TILE_W, 80 + TILE_H) for left in x], float)
     assert (box_iou(truth, found.boxes).max(1) >= 0.5).all()
+    strict = finder(img, replace(DEFAULT, finder_conf=0.87))  # it scores 3 tiles so high, the row 0.75-0.87
+    assert (strict.scores >= 0.87).sum() == 3 and len(strict) == 16  # the row kept, the tile set apart not
+    assert (box_iou(truth[:16], strict.boxes).max(1) >= 0.5).all()
 
 
 @pytest.mark.shared("art")
@@ -172,22 +176,29 @@ def test_the_finders_tiles_continuing_a_row_of_the_detectors_sure_tiles_join_it_
         np.full(8, 0.8),
         np.full(8, UNNAMED),
     )
-    mates = row_mates(found, finder, DEFAULT)
+    mates = row_mates(found, finder, DEFAULT, DEFAULT.finder_known)
     assert mates.boxes.tolist() == [[96, 0, 126, 40], [128, 2, 158, 42]]
-    assert len(row_mates(found, finder[np.zeros(8, bool)], DEFAULT)) == 0
-    assert len(row_mates(found[np.array([False, False, False, True, False])], finder, DEFAULT)) == 0  # no sure tile, no row
+    assert len(row_mates(found, finder[np.zeros(8, bool)], DEFAULT, DEFAULT.finder_known)) == 0
+    assert len(row_mates(found[np.array([False, False, False, True, False])], finder, DEFAULT, DEFAULT.finder_known)) == 0  # no sure tile, no row
 
 
 def test_the_finders_faint_tiles_count_where_they_continue_its_rows():
     """A row's end in shadow, a face-down tile beside face-up ones: scored under
     `finder_conf`, kept beside the finder's surer tiles; a faint box alone is not."""
     found = Detections(
-        np.array([[0.0, 0, 30, 40], [32, 0, 62, 40], [64, 0, 94, 40], [96, 0, 126, 40], [0, 200, 30, 240], [300, 300, 330, 340]]),
-        np.array([0.8, 0.6, 0.4, 0.36, 0.4, 0.9]),
-        np.full(6, UNNAMED),
+        np.array([
+            [0.0, 0, 30, 40], [32, 0, 62, 40],  # a row it is sure enough of
+            [64, 0, 94, 40], [96, 0, 126, 40],  # the row's end, faint
+            [0, 200, 30, 240],  # faint, away from any row
+            [2, 0, 31, 40],  # faint, over a tile of the row: the same tile
+            [300, 300, 330, 340],  # a lone tile, sure
+        ]),
+        np.array([0.8, 0.6, 0.4, 0.36, 0.4, 0.45, 0.9]),
+        np.full(7, UNNAMED),
     )
-    assert faint_row_mates(found, DEFAULT).boxes.tolist() == [[0, 0, 30, 40], [32, 0, 62, 40], [300, 300, 330, 340], [64, 0, 94, 40], [96, 0, 126, 40]]
-    assert len(faint_row_mates(found, replace(DEFAULT, finder_conf=0.85))) == 1  # the lone sure tile has no row mate
+    kept = sorted(with_faint_row_mates(found, DEFAULT).boxes.tolist())
+    assert kept == [[0, 0, 30, 40], [32, 0, 62, 40], [64, 0, 94, 40], [96, 0, 126, 40], [300, 300, 330, 340]]
+    assert len(with_faint_row_mates(found, replace(DEFAULT, finder_conf=0.85))) == 1  # the lone sure tile has no row mate
 
 
 def test_the_finders_sure_tiles_the_detector_missed_join_it_anywhere():
@@ -231,7 +242,7 @@ def test_where_the_detector_knows_the_set_it_asks_the_finder_for_the_tiles_it_mi
     detector, _ = _completing(Detections.concat([_tiles((128, 0, 158, 40), score=0.6, cls=UNNAMED), finder]))
     four_and_unsure = Detections.concat([hand[np.arange(4)], _tiles((400, 0, 430, 40), score=0.3)])
     assert detector.completed("photo", four_and_unsure, DEFAULT).boxes[5:].tolist() == [[128, 0, 158, 40], [0, 100, 30, 140], [32, 100, 62, 140]]
-    four_sure = hand[np.arange(4)]  # sure of every tile it found, fewer than a hand: its row's end in shadow still joins
+    four_sure = hand[np.arange(4)]  # sure of every tile it found, fewer than a hand: the finder's tile continuing its row joins
     assert detector.completed("photo", four_sure, DEFAULT).boxes[4:].tolist() == [[128, 0, 158, 40], [0, 100, 30, 140], [32, 100, 62, 140]]
 
 

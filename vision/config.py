@@ -34,18 +34,19 @@ class Thresholds:
     finder_conf: float = 0.5
     # ... and the finder's fainter tiles, down to this, that continue a row of those (the
     # row rules below): a row's end in shadow, a face-down tile, a pale face on a white
-    # table. Chosen on the Hong Kong training photos and renders of the trained styles
-    # (models/README.md, "The finder", session 36): 0.35 found the renders' tiles 99.0 ->
-    # 99.2 % at 2 boxes more, 0.3 as many at 3, 0.45 99.0 %.
+    # table. Chosen on every fourth Hong Kong training photo (338) and 140 renders of the
+    # trained styles (models/README.md, "The finder", session 36): at 0.35 the renders'
+    # tiles found 99.0 -> 99.2 % for 2 boxes more in all 140, at 0.3 as many for 3, at
+    # 0.45 99.0 %; the Hong Kong photos 87.9 -> 87.8 % for 2 more in all 338.
     finder_floor: float = 0.35
     finder_apart: float = 0.3
     finder_known: float = 0.5
     finder_share: float = 0.75
     finder_hand: int = 16  # ... or it is sure of a whole hand's tiles, the unsure rest discards and walls
     # Where it knows the set but is sure of fewer than a hand, the finder's tiles that
-    # continue a row of its sure ones join them (`finder.row_mates`; session 35 asked for
-    # an unsure tile besides, which the finder trained on the Hong Kong photos no longer
-    # needs: models/README.md, session 36):
+    # continue a row of its sure ones join them (`finder.row_mates`; sessions 26-35 asked
+    # for an unsure tile besides, which the finder trained on the Hong Kong photos no
+    # longer needs: models/README.md, "The finder", session 36):
     # of a tile's size within `row_size` either way, level with it by `row_level` of its
     # height, less than `row_gap` of its width beside it. Chosen on renders of held-out
     # styles and the Hong Kong validation photos (models/README.md): the finder's slivers

@@ -146,7 +146,7 @@ class Detector:
             return located
         finder = self.finder(img, config) if reading is None else reading
         if (located.scores >= config.finder_known).sum() < config.finder_hand:
-            located = Detections.concat([located, row_mates(located, finder, config)])
+            located = Detections.concat([located, row_mates(located, finder, config, config.finder_known)])
         return Detections.concat([located, sure_tiles(located, finder, config)])
 
     def placed(self, img: np.ndarray, located: Detections, config: Thresholds, reading: Detections | None = None) -> Detections:

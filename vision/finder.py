@@ -23,10 +23,11 @@ UNNAMED = -1  # the class of a tile only the finder found: the face reader names
 
 class TileFinder:
     """The finder's ONNX file, opened once; calling it gives one box per tile it finds in
-    a BGR image, each of class `UNNAMED`, down to `Thresholds.finder_floor`
-    (`faint_row_mates`). A tile at the end of a row in shadow, a face-down tile beside
-    face-up ones, a pale face on a white table score less, and a row is where a player
-    lays tiles."""
+    a BGR image, each of class `UNNAMED`: those scoring `Thresholds.finder_conf` or more,
+    and fainter ones down to `finder_floor` where they continue a row of those
+    (`with_faint_row_mates`). A tile at the end of a row in shadow, a face-down tile
+    beside face-up ones, a pale face on a white table score less, and a row is where a
+    player lays tiles."""
 
     def __init__(self, model: Path, threads: int):
         self.session = open_session(model, threads, "tile finder")
@@ -40,14 +41,14 @@ class TileFinder:
         xywh = np.c_[found.boxes[:, :2], found.boxes[:, 2:] - found.boxes[:, :2]].tolist()
         keep = np.array(cv2.dnn.NMSBoxes(xywh, found.scores.tolist(), config.finder_floor, config.iou), dtype=int).reshape(-1)
         h, w = img.shape[:2]
-        return faint_row_mates(Detections(found.boxes[keep], found.scores[keep], np.full(len(keep), UNNAMED)).clipped(w, h), config)
+        return with_faint_row_mates(Detections(found.boxes[keep], found.scores[keep], np.full(len(keep), UNNAMED)).clipped(w, h), config)
 
 
-def faint_row_mates(found: Detections, config: Thresholds) -> Detections:
-    """The finder's tiles `found` scoring `finder_conf` or more, and those scoring less
-    that continue their rows (`row_mates`)."""
-    scored = found.scores >= config.finder_conf
-    return Detections.concat([found[scored], row_mates(found[scored], found[~scored], config, sure=config.finder_conf)])
+def with_faint_row_mates(tiles: Detections, config: Thresholds) -> Detections:
+    """The finder's `tiles` scoring `finder_conf` or more, and those scoring less that
+    continue their rows (`row_mates`)."""
+    scored = tiles.scores >= config.finder_conf
+    return Detections.concat([tiles[scored], row_mates(tiles[scored], tiles[~scored], config, config.finder_conf)])
 
 
 def knows_the_set(found: Detections, config: Thresholds) -> bool:
@@ -65,10 +66,11 @@ def knows_the_set(found: Detections, config: Thresholds) -> bool:
     return sure >= config.finder_hand or len(scores) >= config.few_tiles and sure >= config.finder_share * len(scores)
 
 
-def row_mates(found: Detections, finder: Detections, config: Thresholds, sure: float | None = None) -> Detections:
-    """The tiles of `finder` that continue a row of the tiles in `found` scoring `sure`
-    (the detector's sure tiles, `finder_known`, by default; the finder's own, for its
-    fainter tiles), overlapping none of `found` (`finder_apart`): each as tall and as wide
+def row_mates(rows: Detections, candidates: Detections, config: Thresholds, row_score: float) -> Detections:
+    """The tiles of `candidates` that continue a row of the tiles in `rows` scoring
+    `row_score` or more (the detector's sure tiles, `finder_known`, for the finder's
+    tiles; the finder's own, `finder_conf`, for its fainter ones), overlapping none of
+    `rows` (`finder_apart`): each as tall and as wide
     as a tile of the row (within `row_size` either way), level with it (their heights
     overlapping `row_level` of the shorter) and beside it (less than `row_gap` of the
     narrower's width between them, or over each other: the upright boxes of an askew row
@@ -77,11 +79,11 @@ def row_mates(found: Detections, finder: Detections, config: Thresholds, sure: f
     may miss the rest of the hand beside them; the finder's boxes elsewhere (discards,
     walls) and its slivers (a tile's edge at the frame, the gap between two tiles) are
     not taken."""
-    row = found.boxes[found.scores >= (config.finder_known if sure is None else sure)]
-    if not len(finder) or not len(row):
+    row = rows.boxes[rows.scores >= row_score]
+    if not len(candidates) or not len(row):
         return Detections.empty()
-    apart = _apart(finder, found, config)
-    candidates, taken = finder[apart], np.zeros(int(apart.sum()), bool)
+    apart = _apart(candidates, rows, config)
+    candidates, taken = candidates[apart], np.zeros(int(apart.sum()), bool)
     while True:
         beside = ~taken & _beside(candidates.boxes, row, config).any(1)
         if not beside.any():
