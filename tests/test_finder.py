@@ -244,6 +244,9 @@ def test_where_the_detector_knows_the_set_it_asks_the_finder_for_the_tiles_it_mi
     assert detector.completed("photo", four_and_unsure, DEFAULT).boxes[5:].tolist() == [[128, 0, 158, 40], [0, 100, 30, 140], [32, 100, 62, 140]]
     four_sure = hand[np.arange(4)]  # sure of every tile it found, fewer than a hand: the finder's tile continuing its row joins
     assert detector.completed("photo", four_sure, DEFAULT).boxes[4:].tolist() == [[128, 0, 158, 40], [0, 100, 30, 140], [32, 100, 62, 140]]
+    strict = replace(DEFAULT, finder_row=0.65)  # ... where the finder scores it `finder_row` or more: not the felt between two tiles
+    assert detector.completed("photo", four_sure, strict).boxes[4:].tolist() == [[0, 100, 30, 140], [32, 100, 62, 140]]
+    assert detector.completed("photo", four_and_unsure, strict).boxes[5:].tolist() == [[128, 0, 158, 40], [0, 100, 30, 140], [32, 100, 62, 140]]
 
 
 def test_where_the_detector_does_not_know_the_set_completing_asks_no_finder():

@@ -44,13 +44,18 @@ class Thresholds:
     finder_share: float = 0.75
     finder_hand: int = 16  # ... or it is sure of a whole hand's tiles, the unsure rest discards and walls
     # Where it knows the set but is sure of fewer than a hand, the finder's tiles that
-    # continue a row of its sure ones join them (`finder.row_mates`; sessions 26-35 asked
-    # for an unsure tile besides, which the finder trained on the Hong Kong photos no
-    # longer needs: models/README.md, "The finder", session 36):
+    # continue a row of its sure ones join them (`finder.row_mates`); where it is sure of
+    # every tile it sees, only those the finder scores `finder_row` or more (sessions
+    # 26-35 took none there): on two validation photos the finder boxes the felt between
+    # well-spaced Hong Kong tiles at 0.55-0.58. Chosen on the photos `finder_floor` was
+    # (models/README.md, "The finder", session 36): at 0.6 the Hong Kong photos' tiles
+    # found 87.8 -> 88.1 % for no box more, at 0.5 88.2 % for 2, at 0.7 88.0 %; the
+    # renders moved by none. Rows:
     # of a tile's size within `row_size` either way, level with it by `row_level` of its
     # height, less than `row_gap` of its width beside it. Chosen on renders of held-out
     # styles and the Hong Kong validation photos (models/README.md): the finder's slivers
     # at the frame and in the gaps between tiles are narrower.
+    finder_row: float = 0.6
     row_size: float = 0.75
     row_level: float = 0.6
     row_gap: float = 0.5

@@ -139,14 +139,18 @@ class Detector:
     def completed(self, img: np.ndarray, located: Detections, config: Thresholds, reading: Detections | None = None) -> Detections:
         """The detector's tiles `located` and, where it knows the set, the finder's tiles
         (its `reading` of `img` where already made) it missed: those continuing its rows
-        where it is sure of fewer than a hand (`finder_hand`: `row_mates`), and those the
-        finder is sure of anywhere (`sure_tiles`). The finder costs a photo of a hand
-        about as much again."""
+        where it is sure of fewer than a hand (`finder_hand`: `row_mates`; where it is
+        sure of every tile it sees, only those the finder scores `finder_row` or more),
+        and those the finder is sure of anywhere (`sure_tiles`). The finder costs a photo
+        of a hand about as much again."""
         if self.finder is None or not knows_the_set(located, config):
             return located
         finder = self.finder(img, config) if reading is None else reading
-        if (located.scores >= config.finder_known).sum() < config.finder_hand:
-            located = Detections.concat([located, row_mates(located, finder, config, config.finder_known)])
+        known = located.scores >= config.finder_known
+        if known.sum() < config.finder_hand:
+            doubt = (located.scores[~known] >= config.seen).any()
+            mates = finder if doubt else finder[finder.scores >= config.finder_row]
+            located = Detections.concat([located, row_mates(located, mates, config, config.finder_known)])
         return Detections.concat([located, sure_tiles(located, finder, config)])
 
     def placed(self, img: np.ndarray, located: Detections, config: Thresholds, reading: Detections | None = None) -> Detections:
