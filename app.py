@@ -279,7 +279,7 @@ def _teach(tile: Seen, kind: str) -> None:
     if name is None or tile.box is None or "photo" not in s or kind not in tileset.FACES:  # no set, no crop, or a face-down tile
         return
     try:
-        s.taught = tileset.correct(name, detector().faces, s.photo, tile.box, kind, tile.id, s.get("taught"))
+        s.taught = tileset.correct(name, detector(), s.photo, tile.box, kind, tile.id, s.get("taught"))
     except tileset.ProfileError as e:
         s.pop("taught", None)
         s.taught_error = f"Not added to My tiles 未加入我的牌: {e}"

@@ -73,13 +73,14 @@ def test_a_sheet_teaches_every_kind_once_and_shows_each_kinds_examples(profile):
 
 
 @pytest.mark.shared("art")
-def test_a_correction_adds_its_tile_and_its_undo_takes_it_away(profile, art):
+def test_a_correction_adds_its_tile_and_its_undo_takes_it_away(profile, art, learner):
     from datasets.sheet import render_sheet
-    from vision.faces import FaceReader
 
     img = render_sheet(art[HELD_OUT], SHEET_SEED)
-    corrected = tileset.teach(profile, FaceReader(), img, np.array([[10.0, 10, 60, 80]]), ["5z"])
-    assert corrected.counts()["5z"] == 2 and corrected.without_last().counts() == profile.counts()
+    corrected = tileset.teach(profile, learner, img, np.array([[10.0, 10, 60, 80]]), ["5z"])
+    assert corrected.counts()["5z"] == 2 and corrected.readings.shape == (43, 42) and corrected.readings[-1].sum() == pytest.approx(1.0, abs=1e-4)
+    undone = corrected.without_last()
+    assert undone.counts() == profile.counts() and np.array_equal(undone.readings, profile.readings)
 
 
 @pytest.mark.shared("art")
@@ -95,13 +96,12 @@ def test_a_held_out_style_reads_better_with_its_profile_and_no_worse_with_anothe
 @pytest.mark.shared("art")
 def test_a_kind_the_profile_lacks_keeps_the_general_readers_probability(profile):
     keep = [i for i, k in enumerate(profile.kinds) if k != "5z"]
-    lacking = tileset.Profile("x", tuple(profile.kinds[i] for i in keep), profile.embeddings[keep], profile.crops[keep], profile.readers)
+    lacking = tileset.Profile("x", tuple(profile.kinds[i] for i in keep), profile.embeddings[keep], profile.readings[keep], profile.crops[keep], profile.readers)
     probs = np.full((1, 42), 0.5 / 41)
     probs[0, tileset.FACES.index("5z")] = 0.5
     again = lacking.reread(probs, profile.embeddings[[profile.kinds.index("1m")]])
     assert again[0, tileset.FACES.index("5z")] == pytest.approx(0.5) and again.sum() == pytest.approx(1.0)
-    covered = [i for i, k in enumerate(tileset.FACES) if k != "5z"]
-    assert tileset.FACES[covered[int(again[0, covered].argmax())]] == "1m"
+    assert not np.allclose(again, probs)  # the tile is the set's own 1m: the other kinds' share was read again
 
 
 def test_tiles_are_taken_rows_top_to_bottom_each_left_to_right():
@@ -174,7 +174,7 @@ def test_tile_notation_is_read_in_the_order_written_and_a_bad_one_refused():
 def test_doubts_name_the_kinds_missing_and_an_example_nearer_another_kind(profile):
     one = [profile.kinds.index(k) for k in ("1m", "2m")]
     # a second "1m" that is really the 2m's embedding
-    odd = tileset.Profile("x", ("1m", "2m", "1m"), profile.embeddings[one + [one[1]]], profile.crops[one + [one[1]]], profile.readers)
+    odd = tileset.Profile("x", ("1m", "2m", "1m"), profile.embeddings[one + [one[1]]], profile.readings[one + [one[1]]], profile.crops[one + [one[1]]], profile.readers)
     doubts = odd.doubts()
     assert doubts[0].startswith("no example of 3m, 4m") and "8f" in doubts[0]
     assert doubts[1:] == ["example 2 of 1m looks more like 2m than like the other 1m"]
@@ -235,8 +235,14 @@ def test_a_corrupt_file_or_one_made_by_other_readers_is_refused_by_name(capsys, 
     other.write_bytes(tileset.DEFAULT_FACES.read_bytes() + b"\0")
     with pytest.raises(tileset.ProfileError, match=f"{HELD_OUT!r} was learnt by another version of the face reader"):
         tileset.load(HELD_OUT, other)
+    older = dict(np.load(store / f"{HELD_OUT}.npz", allow_pickle=False))
+    older.pop("readings")
+    older["meta"] = np.array(json.dumps({"format": 1, "name": "older", "readers": profile.readers}))
+    np.savez_compressed(store / "older.npz", **older)
+    with pytest.raises(tileset.ProfileError, match="'older' was learnt by an older taiscore.*learn it again"):
+        tileset.load("older")
     with pytest.raises(tileset.ProfileError, match="another version"):
-        Detector(faces=tileset.DEFAULT_FACES, tileset=tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.crops, "0" * 64))
+        Detector(faces=tileset.DEFAULT_FACES, tileset=tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.readings, profile.crops, "0" * 64))
     assert tileset.load(HELD_OUT).counts() == profile.counts()
 
 
@@ -261,12 +267,11 @@ def test_the_active_set_is_kept_beside_the_sets_and_a_missing_or_corrupt_choice_
 
 
 @pytest.mark.shared("art")
-def test_a_correction_teaches_the_stored_set_and_its_undo_takes_away_exactly_that_example(store, profile, art):
+def test_a_correction_teaches_the_stored_set_and_its_undo_takes_away_exactly_that_example(store, profile, art, learner):
     from datasets.sheet import render_sheet
-    from vision.faces import FaceReader
 
     profile.save(store)
-    reader, img, box = FaceReader(), render_sheet(art[HELD_OUT], SHEET_SEED), (10.0, 10.0, 60.0, 80.0)
+    reader, img, box = learner, render_sheet(art[HELD_OUT], SHEET_SEED), (10.0, 10.0, 60.0, 80.0)
     first = tileset.correct(HELD_OUT, reader, img, box, "5z", tile=3)
     assert first == tileset.Taught(HELD_OUT, "5z", 3, 43) and tileset.load(HELD_OUT).counts()["5z"] == 2
     again = tileset.correct(HELD_OUT, reader, img, box, "6z", tile=3, last=first)  # the same tile, another word: it replaces the first
@@ -297,7 +302,7 @@ def test_a_detector_reads_with_a_set_on_the_networks_it_loaded(profile):
     assert reading.network is base.network and reading.faces is base.faces and reading.tileset is profile and base.tileset is None
     assert reading.with_tileset(None).tileset is None
     with pytest.raises(tileset.ProfileError, match="another version"):
-        base.with_tileset(tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.crops, "0" * 64))
+        base.with_tileset(tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.readings, profile.crops, "0" * 64))
 
 
 @pytest.mark.shared("art")
@@ -365,26 +370,42 @@ def test_where_the_finders_count_is_not_the_named_one_the_detectors_own_placemen
     assert tiles_in(Learner(finder=False), img, 4).tolist() == hand.tolist()
 
 
-def test_a_profile_is_trusted_as_far_as_the_sure_tiles_are_among_its_two_likeliest_kinds():
-    """Its nearest example alone misreads many of its own set's tiles; another set's profile
-    does not even rank them near the top."""
-    assert tileset.AGREE_AMONG == 2
-    covered = np.arange(6)
-    probs = np.zeros((4, 42))
-    probs[:, 0] = 0.95  # four tiles the general reader is sure are kind 0
-    second = np.array([[0.90, 0.91, 0.50, 0.40, 0.30, 0.20]] * 4)  # kind 0 the profile's second likeliest
-    third = np.array([[0.90, 0.95, 0.94, 0.40, 0.30, 0.20]] * 4)  # ... its third
-    assert tileset.Profile._trust(probs, covered, second) == 1.0
-    assert tileset.Profile._trust(probs, covered, third) == 0.0
-    mixed = np.concatenate([second[:3], third[:1]])  # three of four among the two likeliest
-    assert tileset.Profile._trust(probs, covered, mixed) == pytest.approx((0.75 - tileset.AGREE_NONE) / (tileset.AGREE_FULL - tileset.AGREE_NONE))
-    assert tileset.Profile._trust(probs[:2], covered, third[:2]) == 1.0  # too few sure tiles to say
+def _unit_towards(axis: int, cosine: float, dims: int = 8) -> np.ndarray:
+    """A unit vector whose cosine similarity to the `axis`-th unit vector is `cosine`."""
+    v = np.zeros(dims)
+    v[axis], v[-1] = cosine, np.sqrt(1 - cosine**2)
+    return v
 
 
-def test_a_profile_of_two_kinds_is_trusted_as_far_as_its_likelier_kind_agrees():
-    covered = np.arange(2)
-    probs = np.zeros((4, 42))
-    probs[:, 0] = 0.95
-    nearest = np.array([[0.90, 0.95]] * 4)  # kind 1 likelier: among two kinds, every tile is among both
-    assert tileset.Profile._trust(probs, covered, nearest) == 0.0
-    assert tileset.Profile._trust(probs, covered, nearest[:, ::-1]) == 1.0
+def _three_kinds(readings: np.ndarray) -> tileset.Profile:
+    """A profile of 1m, 2m and 3m, one example each, their embeddings the first three axes."""
+    return tileset.Profile("three", ("1m", "2m", "3m"), np.eye(8)[:3], readings, np.zeros((3, 1, 1, 3), np.uint8), "0" * 64)
+
+
+def _reading(probs: dict[str, float]) -> np.ndarray:
+    out = np.zeros(42)
+    for kind, p in probs.items():
+        out[tileset.FACES.index(kind)] = p
+    return out
+
+
+def test_a_profile_learns_what_the_general_reader_gets_wrong_about_its_set():
+    """This set's 1m the general reader reads as 2m; its 2m and 3m it reads right."""
+    readings = np.array([_reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.1, "3m": 0.8})])
+    profile = _three_kinds(readings)
+    tiles = np.eye(8)[[0, 1, 2]]  # a photo of the set's 1m, 2m and 3m, read as its examples were
+    read = profile.reread(readings, tiles)
+    assert [tileset.FACES[i] for i in read.argmax(1)] == ["1m", "2m", "3m"]
+    assert read.sum(1) == pytest.approx(np.ones(3))
+
+
+def test_another_sets_photo_keeps_its_general_reading_and_a_photo_is_judged_by_its_median_tile():
+    readings = np.array([_reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.1, "3m": 0.8})])
+    profile = _three_kinds(readings)
+    unlike = np.array([_unit_towards(0, tileset.LIKE_NONE - 0.05)] * 3)  # another set's 1m: nearer the 1m example than any other, yet not this set
+    assert np.array_equal(profile.reread(readings, unlike), readings)
+    half = (tileset.LIKE_NONE + tileset.LIKE_FULL) / 2
+    assert profile.likeness(np.array([_unit_towards(0, half)] * 3)) == pytest.approx(0.5)
+    alike, other = _unit_towards(0, 1.0), _unit_towards(1, 0.0)
+    assert profile.likeness(np.array([alike, alike, other])) == 1.0
+    assert profile.likeness(np.array([alike, other, other])) == 0.0

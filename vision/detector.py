@@ -27,7 +27,7 @@ from .finder import TileFinder, joined, knows_the_set, row_mates, sure_tiles
 from .flowers import FlowerReader
 from .models import DEFAULT_CHARACTERS, DEFAULT_FACES, DEFAULT_FINDER, DEFAULT_FLOWERS, DEFAULT_MODEL
 from .network import TileNetwork
-from .reread import reread
+from .reread import Reading, read, reread
 from .reshape import a_few_in_shape, out_of_shape, reproportioned, smoothed_along
 from .tileset import Profile
 from .voting import one_per_tile
@@ -165,6 +165,13 @@ class Detector:
         if self.faces is None or not len(found):
             return found
         return reread(img, found, self.faces, self.flowers, config, self.tileset, self.characters)
+
+    def general(self, img: np.ndarray, boxes: np.ndarray, config: Thresholds | None = None) -> Reading:
+        """The general readers' reading of the tiles at `boxes` (x1, y1, x2, y2 in `img`),
+        whatever the tile-set profile, with each one's embedding: what a profile keeps of
+        an example it learns (`tileset.learn`, `tileset.teach`)."""
+        found = Detections(np.asarray(boxes, float).reshape(-1, 4), np.ones(len(boxes)), np.zeros(len(boxes), int))
+        return read(img, found, self.faces, self.flowers, config or self.config, self.characters, embed=True)
 
     def boxes(self, img: np.ndarray, config: Thresholds | None = None, windows: bool = True) -> Detections:
         """The detector alone: one box per physical tile, windows over a very wide or very

@@ -152,11 +152,6 @@ class FaceReader:
         the file gives none."""
         return self._read(img, boxes, embedding=self.embeds, turns=turns)
 
-    def embed(self, seen: np.ndarray) -> np.ndarray:
-        """The embedding (N x features) of each of the crops `seen` (as `crops` gives them):
-        what a tile-set profile keeps of an example it keeps the crop of too."""
-        return self.session.run(["embedding"], {self.input: blob(seen)})[0]
-
     def _read(self, img: np.ndarray, boxes: np.ndarray, embedding: bool, turns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """The file's outputs asked for by name: it gives an `embedding` too, computed
         only where asked for. Each run takes the turns of up to `RUN` // `turns` tiles,

@@ -5,6 +5,8 @@ showing its back called face down (`backs.py`), its edges blended with the reade
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .backs import face_down
@@ -21,6 +23,47 @@ from .tileset import Profile
 WHITE = FACES.index("5z")  # 白: an empty face, as a back the faces' colour looks
 
 
+@dataclass(frozen=True)
+class Reading:
+    """The general readers' reading of N tiles, before any tile-set profile: `probs`
+    (N x 42 over `FACES`), the tiles' boxes as the face reader sees them (`seen`), which
+    are face up (`face_up`), and each one's embedding where asked for (`embedded`,
+    N x features): what a profile reads a tile by, and keeps of an example it learns."""
+
+    probs: np.ndarray
+    seen: np.ndarray
+    face_up: np.ndarray
+    embedded: np.ndarray | None
+
+
+def read(
+    img: np.ndarray,
+    found: Detections,
+    faces: FaceReader,
+    flowers: FlowerReader | None,
+    config: Thresholds,
+    characters: CharacterReader | None = None,
+    embed: bool = False,
+) -> Reading:
+    """The tiles of `found` (boxes in `img` pixels) as the general readers read them: the
+    face reader, a tile that may be a flower by the flower reader too, an unsure one by
+    the text recogniser (`reread_characters`) and by whether it shows circles, dots or
+    bamboo (`suits.reread_suits`). A tile showing its back, one colour unlike the photo's
+    faces, is face down whatever the readers name it (`backs.face_down`), as is one the
+    detector reads so."""
+    if embed:
+        probs, seen, embedded = faces.read_embedded(img, found.boxes, config.reader_turns)
+    else:
+        (probs, seen), embedded = faces.read(img, found.boxes, config.reader_turns), None
+    if flowers is not None:
+        probs = flowers.reread(img, found.boxes, probs, config.may_be_a_flower)
+    read_down = found.classes == BACK
+    face_up = ~(read_down | face_down(img, found.boxes, ~read_down, probs.argmax(1) == WHITE, config))
+    if characters is not None:
+        probs = reread_characters(img, found.boxes, probs, face_up, characters, config)
+    return Reading(reread_suits(img, found.boxes, probs, face_up, config), seen, face_up, embedded)
+
+
 def reread(
     img: np.ndarray,
     found: Detections,
@@ -30,34 +73,22 @@ def reread(
     tileset: Profile | None = None,
     characters: CharacterReader | None = None,
 ) -> Detections:
-    """The tiles of `found` (boxes in `img` pixels) as the readers read them: a face-up
-    tile takes the face they read and P(tile here) x P(face) (with a tile-set profile,
-    P(face) the surer of its reading and the general one's), a tile the detector reads
-    face down keeps that reading. Every tile found stays: where the tiles are is the
-    detector's call, which tile the readers', and a tile they cannot read is one to check
-    (a low confidence), not to lose. A tile they are unsure of is read by the text
-    recogniser too (`reread_characters`), and weighed by whether it shows circles, dots or
-    bamboo (`suits.reread_suits`). A tile showing its back, one colour unlike the photo's
-    faces, is face down whatever the readers name it (`backs.face_down`)."""
-    if tileset is None:
-        (probs, seen), embedded = faces.read(img, found.boxes, config.reader_turns), None
-    else:
-        probs, seen, embedded = faces.read_embedded(img, found.boxes, config.reader_turns)
-    if flowers is not None:
-        probs = flowers.reread(img, found.boxes, probs, config.may_be_a_flower)
-    read_down = found.classes == BACK
-    face_up = ~(read_down | face_down(img, found.boxes, ~read_down, probs.argmax(1) == WHITE, config))
-    if characters is not None:
-        probs = reread_characters(img, found.boxes, probs, face_up, characters, config)
-    probs = reread_suits(img, found.boxes, probs, face_up, config)
+    """The tiles of `found` as the readers read them (`read`): a face-up tile takes the
+    face they read and P(tile here) x P(face) (with a tile-set profile, P(face) the surer
+    of its reading and the general one's), a tile face down keeps the detector's score.
+    Every tile found stays: where the tiles are is the detector's call, which tile the
+    readers', and a tile they cannot read is one to check (a low confidence), not to
+    lose."""
+    reading = read(img, found, faces, flowers, config, characters, embed=tileset is not None)
+    probs = reading.probs
     face_conf = probs.max(1)
     if tileset is not None:  # it may make a tile surer, never drop one
-        probs = tileset.reread(probs, embedded)
+        probs = tileset.reread(probs, reading.embedded)
         face_conf = np.maximum(face_conf, probs.max(1))
-    classes = np.where(face_up, probs.argmax(1), BACK)
-    scores = np.where(face_up, found.scores * face_conf, found.scores)
+    classes = np.where(reading.face_up, probs.argmax(1), BACK)
+    scores = np.where(reading.face_up, found.scores * face_conf, found.scores)
     h, w = img.shape[:2]
-    return Detections(blend(found.boxes, seen, config.reader_box_share), scores, classes).clipped(w, h)
+    return Detections(blend(found.boxes, reading.seen, config.reader_box_share), scores, classes).clipped(w, h)
 
 
 def reread_characters(img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, face_up: np.ndarray, characters: CharacterReader, config: Thresholds) -> np.ndarray:

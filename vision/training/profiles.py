@@ -141,7 +141,7 @@ def _examples(train: Path) -> dict[str | None, dict[str, list[tuple[np.ndarray, 
 
 
 def _taught(reader, name: str, examples: dict[str, list[tuple[np.ndarray, np.ndarray]]], k: int):
-    """A profile of each kind's first `k` examples, embedded by `reader` (a FaceReader)."""
+    """A profile of each kind's first `k` examples, read by `reader` (a Detector)."""
     from vision import tileset
     from vision.models import UNSEEN_FACES
 
@@ -164,7 +164,7 @@ def unseen_real_set(train: Path, valid: Path) -> None:
     reader = Detector(faces=UNSEEN_FACES, flowers=None)
     examples = _examples(train)
     photos = [(load(f), f) for f in image_files(valid)]
-    taught = {group: {k: _taught(reader.faces, f"{group}-{k}", examples[group], k) for k in PER_KIND[:2]} for group in SETS}
+    taught = {group: {k: _taught(reader, f"{group}-{k}", examples[group], k) for k in PER_KIND[:2]} for group in SETS}
     readings = []
     for i, group in enumerate(SETS):
         own, other = [(img, f) for img, f in photos if set_of(f.name) == group], [*SETS][(i + 1) % len(SETS)]
@@ -172,7 +172,7 @@ def unseen_real_set(train: Path, valid: Path) -> None:
         readings += [(f"{group} set", own, f"{k} per kind of its own", profile) for k, profile in taught[group].items()]
         readings.append((f"{group} set", own, f"the {other} set's, 1 per kind", taught[other][1]))
     readings.append(("all photos", photos, "no profile", None))
-    readings += [("all photos", photos, f"{k} per kind, all sets' first", _taught(reader.faces, f"hong-kong-{k}", examples[None], k)) for k in PER_KIND]
+    readings += [("all photos", photos, f"{k} per kind, all sets' first", _taught(reader, f"hong-kong-{k}", examples[None], k)) for k in PER_KIND]
     print(f"Hong Kong validation photos ({len(photos)}), a face reader that never saw a Hong Kong photo; profiles taught from its training photos")
     print(HEADER, flush=True)
     for photos_of, shown, read_with, profile in readings:
