@@ -138,24 +138,33 @@ def _corners(numeral: str | None, name: str | None) -> tuple[np.ndarray, np.ndar
     return numerals, names
 
 
-def test_a_flowers_numeral_and_name_read_in_its_corners_choose_among_the_flowers_not_whether_one():
-    got = among_flowers(_flowery(0.4), *_corners("3", "3f"), 400.0)
+def test_a_flowers_numeral_and_name_read_in_its_corners_choose_among_the_flowers():
+    got = among_flowers(_flowery(0.4), *_corners("3", "3f"), 400.0, 0.0)
     assert got[0, INDEX["2m"]] == pytest.approx(0.6) and got[0, INDEX["1f"] : INDEX["8f"] + 1].sum() == pytest.approx(0.4)
     # 3f's odds 361 x 321 times the others', 7f's 361 times
     assert got[0, INDEX["3f"]] == pytest.approx(0.4 * 361 * 321 / (361 * 321 + 361 + 6))
+
+
+def test_a_flowers_name_in_a_corner_tells_that_the_tile_is_a_flower_and_a_numeral_does_not():
+    named = among_flowers(_flowery(0.4), *_corners(None, "3f"), 400.0, 20.0)
+    # the flowers' odds 0.4 / 0.6 times 1 + 20 x 0.8
+    assert named[0, INDEX["1f"] : INDEX["8f"] + 1].sum() == pytest.approx(0.4 * 17 / (0.4 * 17 + 0.6))
+    assert named[0, INDEX["2m"]] == pytest.approx(0.6 / (0.4 * 17 + 0.6)) and named.sum() == pytest.approx(1.0)
+    numeral = among_flowers(_flowery(0.4), *_corners("3", None), 400.0, 20.0)
+    assert numeral[0, INDEX["2m"]] == pytest.approx(0.6)
 
 
 def test_a_numeral_alone_leaves_season_and_flower_to_the_readers():
     probs = _flowery(0.8)
     probs[0, INDEX["7f"]] += 0.05
     probs[0, INDEX["2m"]] -= 0.05
-    got = among_flowers(probs, *_corners("3", None), 400.0)
+    got = among_flowers(probs, *_corners("3", None), 400.0, 20.0)
     assert got[0].argmax() == INDEX["7f"] and got[0, INDEX["3f"]] / got[0, INDEX["7f"]] == pytest.approx(0.1 / 0.15)
 
 
 def test_where_no_corner_reads_anything_the_flowers_stand_as_read():
     probs = _flowery(0.4)
-    assert among_flowers(probs, *_corners(None, None), 400.0) == pytest.approx(probs)
+    assert among_flowers(probs, *_corners(None, None), 400.0, 20.0) == pytest.approx(probs)
 
 
 class _Seasons(_Characters):
@@ -172,11 +181,27 @@ class _Seasons(_Characters):
 
 def test_the_corners_spread_an_unsure_tiles_share_on_the_flowers_to_the_one_they_read():
     got = reread_characters(np.zeros((100, 240, 3), np.uint8), np.array([[0.0, 0, 50, 70]]), _flowery(0.4), np.array([True]), _Seasons(), DEFAULT)
-    # 3f's odds 1 + 50 x 0.9 and 1 + 50 x 0.8 times the others', 7f's 46 times
-    assert got[0, INDEX["3f"]] == pytest.approx(0.4 * 46 * 41 / (46 * 41 + 46 + 6)) and got[0, INDEX["2m"]] == pytest.approx(0.6)
+    # the flowers' odds times 1 + 5 x 0.8 (秋 is a flower's name); 3f's among them 1 + 50 x 0.9 and
+    # 1 + 50 x 0.8 times the others', 7f's 46 times
+    flower = 0.4 * 5 / (0.4 * 5 + 0.6)
+    assert got[0, INDEX["3f"]] == pytest.approx(flower * 46 * 41 / (46 * 41 + 46 + 6)) and got[0, INDEX["2m"]] == pytest.approx(1 - flower)
 
 
-def test_an_unsure_tile_that_may_be_a_flower_is_read_at_its_corners():
+def test_a_tile_the_readers_took_for_a_flower_is_read_at_its_corners_though_its_characters_read_otherwise():
+    class _TwoMan(_Seasons):
+        """Reads 二萬 on every face, and 3 and 秋 at every corner."""
+
+        def read(self, img, boxes):
+            out = np.zeros((len(boxes), len(FACES)))
+            out[:, INDEX["2m"]] = 1.0
+            return out
+
+    characters = _TwoMan()
+    reread_characters(np.zeros((100, 240, 3), np.uint8), np.array([[0.0, 0, 50, 70]]), _flowery(0.2), np.array([True]), characters, DEFAULT)
+    assert len(characters.asked) == 1  # a flower's numeral 二 reads as the 2m's: its corners may still name it
+
+
+def test_an_unsure_tile_that_may_be_a_flower_is_read_at_its_corners_and_its_name_there_makes_it_one():
     class _Flowers:
         """Reads the first tile 2m for sure, the second a flower of some kind (2m at 0.6)."""
 
@@ -187,4 +212,5 @@ def test_an_unsure_tile_that_may_be_a_flower_is_read_at_its_corners():
     characters = _Seasons()
     got = reread(np.zeros((100, 240, 3), np.uint8), found, _Flowers(), None, PLAIN, characters=characters)
     assert len(characters.asked) == 1 and characters.asked[0].tolist() == [[100.0, 0, 150, 70]]
-    assert got.classes.tolist() == [INDEX["2m"], INDEX["2m"]] and got.scores[1] == pytest.approx(0.8 * 0.6)
+    flower = 0.4 * 5 / (0.4 * 5 + 0.6)
+    assert got.classes.tolist() == [INDEX["2m"], INDEX["3f"]] and got.scores[1] == pytest.approx(0.8 * flower * 46 * 41 / (46 * 41 + 46 + 6))

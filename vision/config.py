@@ -84,6 +84,13 @@ class Thresholds:
     # whole face's characters: chosen among 0, 10, 50 and 400 on renders of the held-out
     # styles (models/README.md).
     corner_odds: float = 50.0
+    # A flower's name read in a corner (春 夏 秋 冬 梅 蘭 菊 竹) is on no other tile, as a
+    # numeral is on a 2m too: with probability p it multiplies the odds that the tile is a
+    # flower at all by 1 + `name_odds` x p. Chosen among 0, 5, 20, 50 and 100 on the
+    # natural photos of every fourth Hong Kong training photo read by the reader that never
+    # saw them: the most tiles read right, then the fewest other tiles lost (models/README.md,
+    # "A flower's name in a corner").
+    name_odds: float = 5.0
     # A tile the readers are unsure of is weighed by its circles too (`suits.py`): the dots'
     # odds times this where it shows a circle a dot's size, the other faces' where it shows
     # none; chosen among 1, 2, 4 and 8 on renders of the held-out styles read by the reader

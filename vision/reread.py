@@ -95,29 +95,34 @@ def reread_characters(img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, fac
     """`probs` with each face-up tile the readers are unsure of (no face
     `reader_unsure` or likelier) read by the text recogniser too: a face whose
     characters it reads with probability p takes odds 1 + `character_odds` x p times the
-    readers'. Where it reads none, the readers' reading stands. Such a tile that may still
-    be a flower (`may_be_a_flower`) is read at its corners too (`among_flowers`,
-    `corner_odds`)."""
+    readers'. Where it reads none, the readers' reading stands. Such a tile that may be a
+    flower (`may_be_a_flower`, before or after) is read at its corners too
+    (`among_flowers`, `corner_odds`, `name_odds`): the characters on a flower's face may
+    read as another tile's, its numeral 五 as the 5s's."""
     unsure = face_up & (probs.max(1) < config.reader_unsure)
     if not unsure.any():
         return probs
     weighed = probs[unsure] * (1 + config.character_odds * characters.read(img, boxes[unsure]))
     out = probs.copy()
     out[unsure] = weighed / weighed.sum(1, keepdims=True)
-    flowery = unsure & (out[:, FLOWER_FACES].sum(1) >= config.may_be_a_flower)
+    flowery = unsure & (np.maximum(probs[:, FLOWER_FACES].sum(1), out[:, FLOWER_FACES].sum(1)) >= config.may_be_a_flower)
     if flowery.any():
-        out[flowery] = among_flowers(out[flowery], *characters.corners(img, boxes[flowery]), config.corner_odds)
+        out[flowery] = among_flowers(out[flowery], *characters.corners(img, boxes[flowery]), config.corner_odds, config.name_odds)
     return out
 
 
-def among_flowers(probs: np.ndarray, numerals: np.ndarray, names: np.ndarray, odds: float) -> np.ndarray:
+def among_flowers(probs: np.ndarray, numerals: np.ndarray, names: np.ndarray, odds: float, name_odds: float) -> np.ndarray:
     """`probs` with their share on the flowers spread anew by what the tiles' corners read:
     each flower's odds times 1 + `odds` x P(its numeral) and again for its name. A reader
     that never saw a set tells its flowers from the other tiles far better than one flower
     from another (models/README.md), and a corner of a 2m or of a dots tile reads as a
-    numeral too: whether a tile is a flower at all stays the readers' call."""
+    numeral too: whether a tile is a flower at all stays the readers' call, but for a
+    flower's name, which no other tile shows: the odds of the flowers together times
+    1 + `name_odds` x the likeliest name's probability."""
     share = probs[:, FLOWER_FACES].sum(1, keepdims=True)
+    named = 1 + name_odds * names[:, FLOWER_FACES].max(1, keepdims=True)
+    flower = share * named / (share * named + 1 - share)
     weighed = probs[:, FLOWER_FACES] * (1 + odds * numerals[:, FLOWER_FACES]) * (1 + odds * names[:, FLOWER_FACES]) + 1e-12
-    out = probs.copy()
-    out[:, FLOWER_FACES] = share * weighed / weighed.sum(1, keepdims=True)
+    out = probs * (1 - flower) / np.maximum(1 - share, 1e-12)
+    out[:, FLOWER_FACES] = flower * weighed / weighed.sum(1, keepdims=True)
     return out
