@@ -197,8 +197,18 @@ def test_a_tile_the_readers_took_for_a_flower_is_read_at_its_corners_though_its_
             return out
 
     characters = _TwoMan()
-    reread_characters(np.zeros((100, 240, 3), np.uint8), np.array([[0.0, 0, 50, 70]]), _flowery(0.2), np.array([True]), characters, DEFAULT)
+    got = reread_characters(np.zeros((100, 240, 3), np.uint8), np.array([[0.0, 0, 50, 70]]), _flowery(0.2), np.array([True]), characters, DEFAULT)
     assert len(characters.asked) == 1  # a flower's numeral 二 reads as the 2m's: its corners may still name it
+    read = 0.2 / (0.2 + 0.8 * 401)  # the flowers' share once 二萬's odds are 1 + 400 times theirs
+    named = 1 + DEFAULT.name_odds * 0.8  # 秋 read at 0.8
+    assert got[0, INDEX["1f"] : INDEX["8f"] + 1].sum() == pytest.approx(read * named / (1 + read * (named - 1)))
+
+
+def test_a_reading_all_on_the_flowers_stays_a_reading_when_a_name_is_read():
+    probs = np.zeros((1, len(FACES)), np.float32)
+    probs[0, INDEX["1f"] : INDEX["8f"] + 1] = np.float32(1 / 8) + np.float32(1e-7)  # rounding: the flowers' share a hair above 1
+    got = among_flowers(probs, *_corners("3", "3f"), 50.0, 5.0)
+    assert (got >= 0).all() and got.sum() == pytest.approx(1.0, abs=1e-5) and got[0].argmax() == INDEX["3f"]
 
 
 def test_an_unsure_tile_that_may_be_a_flower_is_read_at_its_corners_and_its_name_there_makes_it_one():

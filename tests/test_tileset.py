@@ -97,11 +97,13 @@ def test_a_held_out_style_reads_better_with_its_profile_and_no_worse_with_anothe
 def test_a_kind_the_profile_lacks_keeps_the_general_readers_probability(profile):
     keep = [i for i, k in enumerate(profile.kinds) if k != "5z"]
     lacking = tileset.Profile("x", tuple(profile.kinds[i] for i in keep), profile.embeddings[keep], profile.readings[keep], profile.crops[keep], profile.readers)
-    probs = np.full((1, 42), 0.5 / 41)
+    one = profile.kinds.index("1m")
+    probs = profile.readings[[one]] * 0.5 / (1 - profile.readings[one, tileset.FACES.index("5z")])  # 1m's example as read, and half on 5z
     probs[0, tileset.FACES.index("5z")] = 0.5
-    again = lacking.reread(probs, profile.embeddings[[profile.kinds.index("1m")]])
+    again = lacking.reread(probs, profile.embeddings[[one]])
     assert again[0, tileset.FACES.index("5z")] == pytest.approx(0.5) and again.sum() == pytest.approx(1.0)
-    assert not np.allclose(again, probs)  # the tile is the set's own 1m: the other kinds' share was read again
+    covered = [i for i, k in enumerate(tileset.FACES) if k != "5z"]
+    assert tileset.FACES[covered[int(again[0, covered].argmax())]] == "1m"  # the set's own 1m, as the correction reads it
 
 
 def test_tiles_are_taken_rows_top_to_bottom_each_left_to_right():
@@ -235,15 +237,37 @@ def test_a_corrupt_file_or_one_made_by_other_readers_is_refused_by_name(capsys, 
     other.write_bytes(tileset.DEFAULT_FACES.read_bytes() + b"\0")
     with pytest.raises(tileset.ProfileError, match=f"{HELD_OUT!r} was learnt by another version of the face reader"):
         tileset.load(HELD_OUT, other)
-    older = dict(np.load(store / f"{HELD_OUT}.npz", allow_pickle=False))
-    older.pop("readings")
-    older["meta"] = np.array(json.dumps({"format": 1, "name": "older", "readers": profile.readers}))
-    np.savez_compressed(store / "older.npz", **older)
-    with pytest.raises(tileset.ProfileError, match="'older' was learnt by an older taiscore.*learn it again"):
-        tileset.load("older")
     with pytest.raises(tileset.ProfileError, match="another version"):
         Detector(faces=tileset.DEFAULT_FACES, tileset=tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.readings, profile.crops, "0" * 64))
     assert tileset.load(HELD_OUT).counts() == profile.counts()
+
+
+def _stored(store, name: str, meta: dict, **arrays: np.ndarray) -> None:
+    """A tile-set file of two examples, 1m and 2m, `arrays` replacing or (None) leaving out its own."""
+    own = {"kinds": np.array(["1m", "2m"]), "embeddings": np.eye(2, 4, dtype=np.float32), "readings": np.full((2, 42), 1 / 42, np.float32),
+           "crops": np.zeros((2, 4, 4, 3), np.uint8), "meta": np.array(json.dumps({"name": name, "readers": tileset.readers_hash(), **meta}))}
+    store.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(store / f"{name}.npz", **{k: v for k, v in {**own, **arrays}.items() if v is not None})
+
+
+def test_a_set_learnt_before_its_examples_general_readings_were_kept_is_refused_with_what_to_do(store):
+    _stored(store, "older", {"format": 1}, readings=None)
+    with pytest.raises(tileset.ProfileError, match=r"'older' was learnt by an older taiscore.*delete it \(taiscore tileset delete older\) and learn it again"):
+        tileset.load("older")
+    _stored(store, "fine", {"format": tileset.FORMAT})
+    assert tileset.load("fine").counts() == {"1m": 1, "2m": 1}
+
+
+@pytest.mark.parametrize(
+    "readings",
+    [None, np.full((3, 42), 1 / 42, np.float32), np.full((2, 41), 1 / 41, np.float32), np.full((2, 42), np.nan, np.float32),
+     np.full((2, 42), 2.0, np.float32), np.float32(0.5)],
+    ids=["missing", "too-many", "too-few-kinds", "not-a-number", "above-one", "a-number"],
+)
+def test_a_set_whose_examples_general_readings_do_not_fit_is_refused_as_corrupt(store, readings):
+    _stored(store, "odd", {"format": tileset.FORMAT}, readings=readings)
+    with pytest.raises(tileset.ProfileError, match="'odd'.*corrupt"):
+        tileset.load("odd")
 
 
 @pytest.mark.shared("art")

@@ -98,7 +98,7 @@ def reread_characters(img: np.ndarray, boxes: np.ndarray, probs: np.ndarray, fac
     readers'. Where it reads none, the readers' reading stands. Such a tile that may be a
     flower (`may_be_a_flower`, before or after) is read at its corners too
     (`among_flowers`, `corner_odds`, `name_odds`): the characters on a flower's face may
-    read as another tile's, its numeral 五 as the 5s's."""
+    read as another tile's, its numeral 二 as the 2m's."""
     unsure = face_up & (probs.max(1) < config.reader_unsure)
     if not unsure.any():
         return probs
@@ -121,8 +121,8 @@ def among_flowers(probs: np.ndarray, numerals: np.ndarray, names: np.ndarray, od
     1 + `name_odds` x the likeliest name's probability."""
     share = probs[:, FLOWER_FACES].sum(1, keepdims=True)
     named = 1 + name_odds * names[:, FLOWER_FACES].max(1, keepdims=True)
-    flower = share * named / (share * named + 1 - share)
+    total = 1 + share * (named - 1)  # the mass once the flowers' odds are so many times theirs
     weighed = probs[:, FLOWER_FACES] * (1 + odds * numerals[:, FLOWER_FACES]) * (1 + odds * names[:, FLOWER_FACES]) + 1e-12
-    out = probs * (1 - flower) / np.maximum(1 - share, 1e-12)
-    out[:, FLOWER_FACES] = flower * weighed / weighed.sum(1, keepdims=True)
+    out = probs / total
+    out[:, FLOWER_FACES] = share * named / total * weighed / weighed.sum(1, keepdims=True)
     return out

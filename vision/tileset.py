@@ -7,8 +7,8 @@ get wrong about this set (`Correction`: a few hundred steps of logistic regressi
 the embeddings, added to the general reading's log-odds), and reads a tile of the set
 so. The correction counts as far as the photo's tiles look like the profile's examples
 (`LIKE_NONE` .. `LIKE_FULL`, the median over the photo's tiles of the nearest
-example's cosine similarity), so reading one set with another set's profile leaves the
-general reading as it was; a kind the profile lacks keeps the general reader's
+example's cosine similarity): another set's photos, whose median tile lies below
+`LIKE_NONE`, keep the general reading as it was; a kind the profile lacks keeps the general reader's
 probability. The detector still decides where the tiles are; a profile may make a
 tile's face surer, never drop the tile.
 
@@ -31,7 +31,7 @@ import re
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import cv2
@@ -65,6 +65,7 @@ LEARNING = replace(DEFAULT, conf=LEARN_CONF)  # the thresholds a learning detect
 # detector 2.5 s so, on one-thread sessions, against 4.5 s one at a time on two-thread ones.
 WORKERS = 2
 NAME = re.compile(r"[\w-]{1,64}")
+_AGAIN = "delete it (taiscore tileset delete {}) and learn it again"  # learning into a set adds to it, so a set unfit to use goes first
 ACTIVE = "active.json"  # the app's choice of set, beside the sets
 SHEET = "123456789m123456789p123456789s1234567z12345678f"  # the standard sheet's TILES: the 42 kinds in five rows
 _GROUP = re.compile(r"(\d+)([mpszf])")
@@ -126,7 +127,7 @@ class Correction:
         general readings of the examples (`readings`, N x 42) and adding to them: it learns
         only what the general readers get wrong about this set, and, its weights held
         small (`RIDGE`), a single example of a kind is not learnt by heart."""
-        index = np.array([FACES.index(k) for k in kinds])
+        index = np.array([FACES.index(k) for k in kinds], int)
         covered = np.unique(index)
         target = np.eye(len(covered))[np.searchsorted(covered, index)]
         general = np.log(readings[:, covered].astype(np.float64) + 1e-9)
@@ -137,6 +138,12 @@ class Correction:
             weights -= RATE * (error.T @ x + RIDGE * weights)
             bias -= RATE * error.sum(0)
         return Correction(covered, weights, bias)
+
+
+@lru_cache(maxsize=8)
+def _learnt(kinds: tuple[str, ...], embeddings: bytes, readings: bytes) -> Correction:
+    shape = (len(kinds), -1)
+    return Correction.learnt(kinds, np.frombuffer(embeddings, np.float32).reshape(shape), np.frombuffer(readings, np.float32).reshape(shape))
 
 
 @dataclass(frozen=True)
@@ -183,7 +190,7 @@ class Profile:
         if reader is None or not reader.embeds:
             raise ProfileError(f"tile set {self.name!r} needs a face reader that gives an embedding")
         if readers_hash(faces) != self.readers:
-            raise ProfileError(f"tile set {self.name!r} was learnt by another version of the face reader than {faces}: learn it again")
+            raise ProfileError(f"tile set {self.name!r} was learnt by another version of the face reader than {faces}: {_AGAIN.format(self.name)}")
         return self
 
     def with_examples(self, kinds: list[str], embeddings: np.ndarray, readings: np.ndarray, crops: np.ndarray) -> Profile:
@@ -200,8 +207,9 @@ class Profile:
 
     @cached_property
     def correction(self) -> Correction:
-        """What this set's examples teach (`Correction.learnt`), learnt once a profile."""
-        return Correction.learnt(self.kinds, self.embeddings, self.readings)
+        """What this set's examples teach (`Correction.learnt`), learnt once for the same
+        examples: the app loads the active set again for every photo it reads."""
+        return _learnt(self.kinds, self.embeddings.astype(np.float32).tobytes(), self.readings.astype(np.float32).tobytes())
 
     def picture(self, per_kind: int = 3) -> np.ndarray:
         """What was learnt, RGB, laid out as the sheet is: a row per suit (萬 筒 條, the
@@ -230,10 +238,13 @@ class Profile:
         keep theirs. All of a photo's tiles are read in one call."""
         if not len(probs) or not self.kinds:
             return probs
-        unit, c = _unit(embedded), self.correction
+        unit = _unit(embedded)
         weight = self.likeness(unit)
+        if weight == 0:
+            return probs
+        c = self.correction
         mass = probs[:, c.covered].sum(1, keepdims=True)
-        corrected = mass * softmax(np.log(probs[:, c.covered] + 1e-9) + SCALE * unit @ c.weights.T + c.bias)
+        corrected = mass * softmax(np.log(np.clip(probs[:, c.covered], 0, None) + 1e-9) + SCALE * unit @ c.weights.T + c.bias)
         out = probs.copy()
         out[:, c.covered] = (1 - weight) * probs[:, c.covered] + weight * corrected
         return out
@@ -298,18 +309,18 @@ def load(name: str, faces: Path = DEFAULT_FACES, where: Path | None = None) -> P
                 embeddings = np.asarray(data["embeddings"], np.float32)
                 readings = np.asarray(data["readings"], np.float32)
                 crops = np.asarray(data["crops"])
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as e:
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, EOFError) as e:
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: {e}") from None
     if older:
-        raise ProfileError(f"tile set {name!r} was learnt by an older taiscore, which kept no general reading of its examples: learn it again")
+        raise ProfileError(f"tile set {name!r} was learnt by an older taiscore, which kept no general reading of its examples: {_AGAIN.format(name)}")
     if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("name") != name:
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: not a taiscore tile-set file of format {FORMAT}")
-    shapes = embeddings.ndim == 2 and crops.ndim == 4 and crops.dtype == np.uint8 and len(embeddings) == len(crops) == len(kinds) == len(readings)
-    read = readings.shape[1:] == (len(FACES),) and bool(np.isfinite(readings).all()) and bool(((readings >= 0) & (readings <= 1)).all())
+    shapes = embeddings.ndim == 2 and crops.ndim == 4 and crops.dtype == np.uint8 and len(embeddings) == len(crops) == len(kinds)
+    read = readings.shape == (len(kinds), len(FACES)) and bool(np.isfinite(readings).all()) and bool(((readings >= 0) & (readings <= 1)).all())
     if not shapes or not read or not set(kinds) <= set(FACES) or not np.isfinite(embeddings).all():
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: its examples do not match their kinds")
     if meta.get("readers") != readers_hash(faces):
-        raise ProfileError(f"tile set {name!r} was learnt by another version of the face reader than {faces}: learn it again")
+        raise ProfileError(f"tile set {name!r} was learnt by another version of the face reader than {faces}: {_AGAIN.format(name)}")
     return Profile(name, kinds, _unit(embeddings) if len(embeddings) else embeddings, readings, crops, meta["readers"])
 
 
@@ -372,8 +383,9 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
     """`profile` with the examples of every photo added: (name, BGR image, TILES in
     reading order). The finder and the detector place the tiles (`tiles_in`), at the
     `LEARNING` thresholds whatever the detector's own (the app's one detector reads and
-    learns), `workers` photos at a time, and the general readers read them
-    (`Detector.general`: each example's embedding and general reading). A photo whose tile count differs from its TILES raises CountError naming it (the
+    learns), `workers` photos at a time, and the general readers read them as they
+    read a photo (`Detector.general`: each example's embedding and general reading).
+    A photo whose tile count differs from its TILES raises CountError naming it (the
     first such in `photos`) and the tiles found in each of its rows, and nothing is
     learnt from any photo."""
     named = [kinds_of(tiles) for _, _, tiles in photos]
@@ -387,7 +399,7 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
         return profile
     reader = _embedding_reader(detector.faces)
     with ThreadPoolExecutor(max(workers, 1)) as pool:
-        read = list(pool.map(lambda photo, boxes: detector.general(photo[1], boxes, LEARNING), photos, found))
+        read = list(pool.map(lambda photo, boxes: detector.general(photo[1], boxes), photos, found))  # read as a photo is read
     seen = np.concatenate([reader.crops(img, boxes) for (_, img, _), boxes in zip(photos, found)])
     embedded, readings = np.concatenate([r.embedded for r in read]), np.concatenate([r.probs for r in read])
     return profile.with_examples([k for kinds in named for k in kinds], embedded, readings, seen)
