@@ -168,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--characters", default=str(DEFAULT_CHARACTERS), help="the text recogniser reading the characters of the tiles the readers are unsure of, in every row; 'none': without it")
     p.add_argument("--character-odds", type=float, default=DEFAULT.character_odds, help="how far the text recogniser's reading weighs (Thresholds.character_odds)")
     p.add_argument("--corner-odds", type=float, default=DEFAULT.corner_odds, help="how far a flower's numeral and name read in its corners weigh (Thresholds.corner_odds)")
+    p.add_argument("--name-odds", type=float, default=DEFAULT.name_odds, help="how far a flower's name read in a corner weighs for whether the tile is a flower (Thresholds.name_odds)")
     p.add_argument("--suit-odds", type=float, default=DEFAULT.suit_odds, help="how far whether a tile shows circles weighs for the dots (Thresholds.suit_odds)")
     p.add_argument("--stick-odds", type=float, default=DEFAULT.stick_odds, help="how far a tile's sticks weigh for the bamboo (Thresholds.stick_odds)")
     args = p.parse_args(argv)
@@ -184,8 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     from tqdm import tqdm
 
     characters = None if args.characters == "none" else Path(args.characters)
-    config = dataclasses.replace(DEFAULT, character_odds=args.character_odds, corner_odds=args.corner_odds, suit_odds=args.suit_odds,
-                                 stick_odds=args.stick_odds)
+    config = dataclasses.replace(DEFAULT, character_odds=args.character_odds, corner_odds=args.corner_odds, name_odds=args.name_odds,
+                                 suit_odds=args.suit_odds, stick_odds=args.stick_odds)
     shipped = Detector(faces=args.faces, flowers=args.flowers, characters=characters, config=config)
     unseen = Detector(faces=args.unseen_faces, flowers=None, characters=characters, config=config)
     real = image_files(args.real)
