@@ -130,7 +130,7 @@ class Correction:
         index = np.array([FACES.index(k) for k in kinds], int)
         covered = np.unique(index)
         target = np.eye(len(covered))[np.searchsorted(covered, index)]
-        general = np.log(readings[:, covered].astype(np.float64) + 1e-9)
+        general = _log(readings[:, covered].astype(np.float64))
         x = SCALE * embeddings.astype(np.float64)
         weights, bias = np.zeros((len(covered), x.shape[1])), np.zeros(len(covered))
         for _ in range(STEPS):
@@ -138,6 +138,17 @@ class Correction:
             weights -= RATE * (error.T @ x + RIDGE * weights)
             bias -= RATE * error.sum(0)
         return Correction(covered, weights, bias)
+
+    def read(self, probs: np.ndarray, unit: np.ndarray) -> np.ndarray:
+        """The general reading `probs` (N x 42) of tiles whose unit embeddings are `unit`,
+        corrected: over `covered` (N x its kinds), the mass the general reading puts there
+        shared out by its log-odds plus the correction's."""
+        general = probs[:, self.covered]
+        return general.sum(1, keepdims=True) * softmax(_log(general) + SCALE * unit @ self.weights.T + self.bias)
+
+
+def _log(probs: np.ndarray) -> np.ndarray:
+    return np.log(np.clip(probs, 0, None) + 1e-9)
 
 
 @lru_cache(maxsize=8)
@@ -242,11 +253,9 @@ class Profile:
         weight = self.likeness(unit)
         if weight == 0:
             return probs
-        c = self.correction
-        mass = probs[:, c.covered].sum(1, keepdims=True)
-        corrected = mass * softmax(np.log(np.clip(probs[:, c.covered], 0, None) + 1e-9) + SCALE * unit @ c.weights.T + c.bias)
+        covered = self.correction.covered
         out = probs.copy()
-        out[:, c.covered] = (1 - weight) * probs[:, c.covered] + weight * corrected
+        out[:, covered] = (1 - weight) * probs[:, covered] + weight * self.correction.read(probs, unit)
         return out
 
     def likeness(self, unit: np.ndarray) -> float:
