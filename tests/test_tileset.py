@@ -64,6 +64,8 @@ def _read_right(detector: Detector, art: dict) -> int:
 def test_a_sheet_teaches_every_kind_once_and_shows_each_kinds_examples(profile):
     assert profile.counts() == {k: 1 for k in tileset.kinds_of(SHEET)}
     assert profile.embeddings.shape[0] == 42 and np.linalg.norm(profile.embeddings, axis=1) == pytest.approx(np.ones(42), abs=1e-5)
+    assert profile.moved.shape == (42, tileset.MOVES, profile.embeddings.shape[1])
+    assert np.linalg.norm(profile.moved, axis=2) == pytest.approx(np.ones((42, tileset.MOVES)), abs=1e-5)
     assert profile.crops.shape == (42, 64, 64, 3)
     picture = profile.picture(per_kind=2)  # the sheet's five rows, nine kinds at most, each with its name above
     assert picture.shape == (5 * (64 + tileset.PICTURE_LABEL), 9 * (2 * 64 + tileset.PICTURE_GAP), 3)
@@ -96,11 +98,11 @@ def test_a_held_out_style_reads_better_with_its_profile_and_no_worse_with_anothe
 @pytest.mark.shared("art")
 def test_a_kind_the_profile_lacks_keeps_the_general_readers_probability(profile):
     keep = [i for i, k in enumerate(profile.kinds) if k != "5z"]
-    lacking = tileset.Profile("x", tuple(profile.kinds[i] for i in keep), profile.embeddings[keep], profile.readings[keep], profile.crops[keep], profile.readers)
+    lacking = tileset.Profile("x", tuple(profile.kinds[i] for i in keep), profile.embeddings[keep], profile.moved[keep], profile.readings[keep], profile.crops[keep], profile.readers)
     one = profile.kinds.index("1m")
     probs = profile.readings[[one]] * 0.5 / (1 - profile.readings[one, tileset.FACES.index("5z")])  # 1m's example as read, and half on 5z
     probs[0, tileset.FACES.index("5z")] = 0.5
-    again = lacking.reread(probs, profile.embeddings[[one]])
+    again = lacking.reread(probs, profile.embeddings[[one]], np.ones(1, bool))
     assert again[0, tileset.FACES.index("5z")] == pytest.approx(0.5) and again.sum() == pytest.approx(1.0)
     covered = [i for i, k in enumerate(tileset.FACES) if k != "5z"]
     assert tileset.FACES[covered[int(again[0, covered].argmax())]] == "1m"  # the set's own 1m, as the correction reads it
@@ -176,7 +178,7 @@ def test_tile_notation_is_read_in_the_order_written_and_a_bad_one_refused():
 def test_doubts_name_the_kinds_missing_and_an_example_nearer_another_kind(profile):
     one = [profile.kinds.index(k) for k in ("1m", "2m")]
     # a second "1m" that is really the 2m's embedding
-    odd = tileset.Profile("x", ("1m", "2m", "1m"), profile.embeddings[one + [one[1]]], profile.readings[one + [one[1]]], profile.crops[one + [one[1]]], profile.readers)
+    odd = tileset.Profile("x", ("1m", "2m", "1m"), profile.embeddings[one + [one[1]]], profile.moved[one + [one[1]]], profile.readings[one + [one[1]]], profile.crops[one + [one[1]]], profile.readers)
     doubts = odd.doubts()
     assert doubts[0].startswith("no example of 3m, 4m") and "8f" in doubts[0]
     assert doubts[1:] == ["example 2 of 1m looks more like 2m than like the other 1m"]
@@ -238,22 +240,25 @@ def test_a_corrupt_file_or_one_made_by_other_readers_is_refused_by_name(capsys, 
     with pytest.raises(tileset.ProfileError, match=f"{HELD_OUT!r} was learnt by another version of the face reader"):
         tileset.load(HELD_OUT, other)
     with pytest.raises(tileset.ProfileError, match="another version"):
-        Detector(faces=tileset.DEFAULT_FACES, tileset=tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.readings, profile.crops, "0" * 64))
+        Detector(faces=tileset.DEFAULT_FACES, tileset=tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.moved, profile.readings, profile.crops, "0" * 64))
     assert tileset.load(HELD_OUT).counts() == profile.counts()
 
 
 def _stored(store, name: str, meta: dict, **arrays: np.ndarray) -> None:
     """A tile-set file of two examples, 1m and 2m, `arrays` replacing or (None) leaving out its own."""
-    own = {"kinds": np.array(["1m", "2m"]), "embeddings": np.eye(2, 4, dtype=np.float32), "readings": np.full((2, 42), 1 / 42, np.float32),
+    own = {"kinds": np.array(["1m", "2m"]), "embeddings": np.eye(2, 4, dtype=np.float32),
+           "moved": np.repeat(np.eye(2, 4, dtype=np.float32)[:, None], tileset.MOVES, axis=1), "readings": np.full((2, 42), 1 / 42, np.float32),
            "crops": np.zeros((2, 4, 4, 3), np.uint8), "meta": np.array(json.dumps({"name": name, "readers": tileset.readers_hash(), **meta}))}
     store.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(store / f"{name}.npz", **{k: v for k, v in {**own, **arrays}.items() if v is not None})
 
 
-def test_a_set_learnt_before_its_examples_general_readings_were_kept_is_refused_with_what_to_do(store):
-    _stored(store, "older", {"format": 1}, readings=None)
-    with pytest.raises(tileset.ProfileError, match=r"'older' was learnt by an older taiscore.*delete it \(taiscore tileset delete older\) and learn it again"):
-        tileset.load("older")
+def test_a_set_learnt_before_its_examples_were_kept_as_now_is_refused_with_what_to_do(store):
+    _stored(store, "oldest", {"format": 1}, readings=None, moved=None)
+    _stored(store, "older", {"format": 2}, moved=None)
+    for name in ("oldest", "older"):
+        with pytest.raises(tileset.ProfileError, match=rf"'{name}' was learnt by an older taiscore.*delete it \(taiscore tileset delete {name}\) and learn it again"):
+            tileset.load(name)
     _stored(store, "fine", {"format": tileset.FORMAT})
     assert tileset.load("fine").counts() == {"1m": 1, "2m": 1}
 
@@ -268,6 +273,41 @@ def test_a_set_whose_examples_general_readings_do_not_fit_is_refused_as_corrupt(
     _stored(store, "odd", {"format": tileset.FORMAT}, readings=readings)
     with pytest.raises(tileset.ProfileError, match="'odd'.*corrupt"):
         tileset.load("odd")
+
+
+@pytest.mark.parametrize(
+    "moved",
+    [None, np.zeros((2, tileset.MOVES - 1, 4), np.float32), np.zeros((2, tileset.MOVES, 3), np.float32),
+     np.full((2, tileset.MOVES, 4), np.inf, np.float32)],
+    ids=["missing", "too-few-moves", "other-features", "not-a-number"],
+)
+def test_a_set_whose_moved_examples_do_not_fit_is_refused_as_corrupt(store, moved):
+    _stored(store, "odd", {"format": tileset.FORMAT}, moved=moved)
+    with pytest.raises(tileset.ProfileError, match="'odd'.*corrupt"):
+        tileset.load("odd")
+
+
+def test_an_example_is_learnt_from_again_with_its_box_moved_and_scaled_about_its_centre():
+    moved = tileset.moved_boxes(np.array([[100.0, 200, 140, 260], [0, 0, 10, 10]]))
+    assert moved.shape == (2 * tileset.MOVES, 4)
+    first = moved[: tileset.MOVES]
+    size, centre = first[:, 2:] - first[:, :2], (first[:, :2] + first[:, 2:]) / 2
+    assert size == pytest.approx(np.array([40.0, 60]) * tileset.MOVED[:, 2:])
+    assert centre == pytest.approx(np.array([120.0, 230]) + tileset.MOVED[:, :2] * [40, 60])
+    assert np.abs(tileset.MOVED[:, :2]).max() <= tileset.MOVE and np.abs(tileset.MOVED[:, 2] - 1).max() <= tileset.SCALED
+    assert np.array_equal(tileset.moved_boxes(np.array([[0.0, 0, 10, 10]])), moved[tileset.MOVES :])
+
+
+def test_a_tile_face_down_does_not_count_for_whether_a_photo_is_the_set():
+    readings = np.array([_reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.1, "3m": 0.8})])
+    profile = _three_kinds(readings)
+    backs = np.array([_unit_towards(5, 0.0)] * 2)  # two backs, like no example
+    tiles = np.concatenate([np.eye(8)[[0]], backs])
+    probs = np.concatenate([readings[[0]], np.full((2, 42), 1 / 42)])
+    assert np.array_equal(profile.reread(probs, tiles, np.ones(3, bool)), probs)  # the backs' median: not the set
+    read = profile.reread(probs, tiles, np.array([True, False, False]))
+    assert tileset.FACES[int(read[0].argmax())] == "1m"
+    assert np.array_equal(profile.reread(probs, tiles, np.zeros(3, bool)), probs)
 
 
 @pytest.mark.shared("art")
@@ -326,7 +366,7 @@ def test_a_detector_reads_with_a_set_on_the_networks_it_loaded(profile):
     assert reading.network is base.network and reading.faces is base.faces and reading.tileset is profile and base.tileset is None
     assert reading.with_tileset(None).tileset is None
     with pytest.raises(tileset.ProfileError, match="another version"):
-        base.with_tileset(tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.readings, profile.crops, "0" * 64))
+        base.with_tileset(tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.moved, profile.readings, profile.crops, "0" * 64))
 
 
 @pytest.mark.shared("art")
@@ -403,7 +443,8 @@ def _unit_towards(axis: int, cosine: float, dims: int = 8) -> np.ndarray:
 
 def _three_kinds(readings: np.ndarray) -> tileset.Profile:
     """A profile of 1m, 2m and 3m, one example each, their embeddings the first three axes."""
-    return tileset.Profile("three", ("1m", "2m", "3m"), np.eye(8)[:3], readings, np.zeros((3, 1, 1, 3), np.uint8), "0" * 64)
+    unmoved = np.repeat(np.eye(8)[:3, None], tileset.MOVES, axis=1)  # each example's boxes moved read as it was
+    return tileset.Profile("three", ("1m", "2m", "3m"), np.eye(8)[:3], unmoved, readings, np.zeros((3, 1, 1, 3), np.uint8), "0" * 64)
 
 
 def _reading(probs: dict[str, float]) -> np.ndarray:
@@ -418,7 +459,7 @@ def test_a_profile_learns_what_the_general_reader_gets_wrong_about_its_set():
     readings = np.array([_reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.1, "3m": 0.8})])
     profile = _three_kinds(readings)
     tiles = np.eye(8)[[0, 1, 2]]  # a photo of the set's 1m, 2m and 3m, read as its examples were
-    read = profile.reread(readings, tiles)
+    read = profile.reread(readings, tiles, np.ones(3, bool))
     assert [tileset.FACES[i] for i in read.argmax(1)] == ["1m", "2m", "3m"]
     assert read.sum(1) == pytest.approx(np.ones(3))
 
@@ -427,7 +468,7 @@ def test_another_sets_photo_keeps_its_general_reading_and_a_photo_is_judged_by_i
     readings = np.array([_reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.1, "3m": 0.8})])
     profile = _three_kinds(readings)
     unlike = np.array([_unit_towards(0, tileset.LIKE_NONE - 0.05)] * 3)  # another set's 1m: nearer the 1m example than any other, yet not this set
-    assert np.array_equal(profile.reread(readings, unlike), readings)
+    assert np.array_equal(profile.reread(readings, unlike, np.ones(3, bool)), readings)
     half = (tileset.LIKE_NONE + tileset.LIKE_FULL) / 2
     assert profile.likeness(np.array([_unit_towards(0, half)] * 3)) == pytest.approx(0.5)
     alike, other = _unit_towards(0, 1.0), _unit_towards(1, 0.0)

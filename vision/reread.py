@@ -83,7 +83,7 @@ def reread(
     probs = reading.probs
     face_conf = probs.max(1)
     if tileset is not None:  # it may make a tile surer, never drop one
-        probs = tileset.reread(probs, reading.embedded)
+        probs = tileset.reread(probs, reading.embedded, reading.face_up)
         face_conf = np.maximum(face_conf, probs.max(1))
     classes = np.where(reading.face_up, probs.argmax(1), BACK)
     scores = np.where(reading.face_up, found.scores * face_conf, found.scores)

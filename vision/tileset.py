@@ -4,8 +4,8 @@ No general reader knows every set a player may own. A profile keeps, for each ki
 a few example tiles of one set: the face reader's embedding of each (L2-normalised)
 and the general readers' reading of it. From them it learns what the general readers
 get wrong about this set (`Correction`: a few hundred steps of logistic regression on
-the embeddings, added to the general reading's log-odds), and reads a tile of the set
-so. The correction counts as far as the photo's tiles look like the profile's examples
+the embeddings, each example's also with its box moved a few ways (`MOVED`), added to
+the general reading's log-odds), and reads a tile of the set so. The correction counts as far as the photo's tiles look like the profile's examples
 (`LIKE_NONE` .. `LIKE_FULL`, the median over the photo's tiles of the nearest
 example's cosine similarity): another set's photos, whose median tile lies below
 `LIKE_NONE`, keep the general reading as it was; a kind the profile lacks keeps the general reader's
@@ -17,8 +17,8 @@ allow_pickle=False, the metadata as JSON inside) in `$TAISCORE_TILESETS`, by def
 the `tilesets` folder beside the ledger database in the user's data folder. Each
 records the SHA-256 of the face reader file whose embeddings it keeps, and each
 example's crop as the reader saw it (for the player to see what was learnt); a file
-that is corrupt, made by another face reader, or by an older taiscore that kept no
-general reading of its examples, is refused by name and never used.
+that is corrupt, made by another face reader, or by an older taiscore that kept less
+of its examples, is refused by name and never used.
 """
 
 from __future__ import annotations
@@ -45,11 +45,17 @@ from .faces import DEFAULT_FACES, FACES, softmax
 from .finder import joined, knows_the_set
 from .voting import whole_tiles
 
-FORMAT = 2  # 2: each example's general reading kept too (session 37); format 1 kept its embedding alone
+FORMAT = 3  # 3: each example's embeddings with its box moved (session 38); 2: without them; 1: its embedding alone
 # What a profile learns from its examples (`Correction`), chosen on the unseen real set
 # (models/README.md, "Reading by a learnt correction"): the unit embeddings times SCALE, the
 # weights' L2 penalty RIDGE, STEPS of gradient descent at RATE (it has settled by 100).
-SCALE, RIDGE, STEPS, RATE = 10.0, 0.03, 300, 0.5
+SCALE, RIDGE, STEPS, RATE = 10.0, 0.01, 300, 0.5
+# Each example is learnt from again with its box moved by up to MOVE of its width and
+# height and scaled by up to SCALED either way, MOVES ways drawn once (`MOVED`): the boxes a
+# detector draws round a set's tiles vary so, and one example a kind is then no single point
+# (models/README.md, "Examples moved in their box").
+MOVE, SCALED, MOVES = 0.1, 0.15, 32
+MOVED = np.random.default_rng(38).uniform((-MOVE, -MOVE, 1 - SCALED), (MOVE, MOVE, 1 + SCALED), (MOVES, 3))  # dx, dy, scale
 # How far a photo is the profile's set: the median over its tiles of the nearest example's
 # cosine similarity, nothing at LIKE_NONE or less, the whole correction at LIKE_FULL or more.
 # On the unseen real set a set's own validation photos lie at 0.88-0.92 (10th to 90th
@@ -122,16 +128,18 @@ class Correction:
     bias: np.ndarray
 
     @staticmethod
-    def learnt(kinds: tuple[str, ...], embeddings: np.ndarray, readings: np.ndarray) -> Correction:
+    def learnt(kinds: tuple[str, ...], embeddings: np.ndarray, moved: np.ndarray, readings: np.ndarray) -> Correction:
         """Multinomial logistic regression over the examples' kinds, started from the
         general readings of the examples (`readings`, N x 42) and adding to them: it learns
         only what the general readers get wrong about this set, and, its weights held
-        small (`RIDGE`), a single example of a kind is not learnt by heart."""
-        index = np.array([FACES.index(k) for k in kinds], int)
+        small (`RIDGE`), a single example of a kind is not learnt by heart. Each example
+        counts with its embeddings `moved` in their box too (N x `MOVES` x features), each
+        read as the example was."""
+        index = np.repeat(np.array([FACES.index(k) for k in kinds], int), 1 + moved.shape[1])
         covered = np.unique(index)
         target = np.eye(len(covered))[np.searchsorted(covered, index)]
-        general = _log(readings[:, covered].astype(np.float64))
-        x = SCALE * embeddings.astype(np.float64)
+        general = np.repeat(_log(readings[:, covered].astype(np.float64)), 1 + moved.shape[1], axis=0)
+        x = SCALE * np.concatenate([embeddings[:, None], moved], axis=1).reshape(len(index), -1).astype(np.float64)
         weights, bias = np.zeros((len(covered), x.shape[1])), np.zeros(len(covered))
         for _ in range(STEPS):
             error = (softmax(general + x @ weights.T + bias) - target) / len(x)
@@ -151,22 +159,57 @@ def _log(probs: np.ndarray) -> np.ndarray:
     return np.log(np.clip(probs, 0, None) + 1e-9)
 
 
+@dataclass(frozen=True)
+class Embedded:
+    """Examples' unit embeddings (N x features) as the general reading gave them, and with
+    their boxes moved (`moved`, N x `MOVES` x features): what a profile learns a tile from
+    beside its general reading."""
+
+    embeddings: np.ndarray
+    moved: np.ndarray
+
+    @staticmethod
+    def of(reader, img: np.ndarray, boxes: np.ndarray, embedded: np.ndarray) -> Embedded:
+        """The tiles at `boxes` in `img`, `embedded` as the general reading gave them, and
+        as `reader` (the face reader) embeds them with each box moved so (`MOVED`; the
+        embedding is the unturned crop's, so one turn)."""
+        moved = reader.read_embedded(img, moved_boxes(boxes), 1)[2]
+        return Embedded(_unit(embedded), _unit(moved).reshape(len(boxes), MOVES, -1))
+
+    @staticmethod
+    def concat(parts: list[Embedded]) -> Embedded:
+        return Embedded(np.concatenate([p.embeddings for p in parts]), np.concatenate([p.moved for p in parts]))
+
+
+def moved_boxes(boxes: np.ndarray) -> np.ndarray:
+    """Each of `boxes` (x1, y1, x2, y2) moved and scaled about its centre each of the
+    `MOVED` ways, box by box: N x `MOVES` rows."""
+    boxes = np.asarray(boxes, float).reshape(-1, 1, 4)
+    size = boxes[..., 2:] - boxes[..., :2]
+    centre = (boxes[..., :2] + boxes[..., 2:]) / 2 + MOVED[:, :2] * size
+    half = size * MOVED[:, 2:] / 2
+    return np.concatenate([centre - half, centre + half], axis=-1).reshape(-1, 4)
+
+
 @lru_cache(maxsize=8)
-def _learnt(kinds: tuple[str, ...], embeddings: bytes, readings: bytes) -> Correction:
-    shape = (len(kinds), -1)
-    return Correction.learnt(kinds, np.frombuffer(embeddings, np.float32).reshape(shape), np.frombuffer(readings, np.float32).reshape(shape))
+def _learnt(kinds: tuple[str, ...], embeddings: bytes, moved: bytes, readings: bytes) -> Correction:
+    unit = np.frombuffer(embeddings, np.float32).reshape(len(kinds), -1)
+    return Correction.learnt(kinds, unit, np.frombuffer(moved, np.float32).reshape(len(kinds), MOVES, unit.shape[1]),
+                             np.frombuffer(readings, np.float32).reshape(len(kinds), -1))
 
 
 @dataclass(frozen=True)
 class Profile:
     """One set's examples: `kinds[i]` is the kind of the example whose unit embedding is
-    `embeddings[i]`, whose general reading (42 probabilities over `FACES`, before any
-    profile) is `readings[i]`, and whose crop (RGB, as the face reader saw it) is
-    `crops[i]`; `readers` the hash of the face reader file that embedded them."""
+    `embeddings[i]`, with its box moved `moved[i]` (`MOVES` x features, `MOVED`), whose
+    general reading (42 probabilities over `FACES`, before any profile) is `readings[i]`,
+    and whose crop (RGB, as the face reader saw it) is `crops[i]`; `readers` the hash of
+    the face reader file that embedded them."""
 
     name: str
     kinds: tuple[str, ...]
     embeddings: np.ndarray
+    moved: np.ndarray
     readings: np.ndarray
     crops: np.ndarray
     readers: str
@@ -204,23 +247,26 @@ class Profile:
             raise ProfileError(f"tile set {self.name!r} was learnt by another version of the face reader than {faces}: {_AGAIN.format(self.name)}")
         return self
 
-    def with_examples(self, kinds: list[str], embeddings: np.ndarray, readings: np.ndarray, crops: np.ndarray) -> Profile:
-        """This profile and the examples of `kinds` embedded as `embeddings` (N x features)
-        and read by the general readers as `readings` (N x 42)."""
-        old, seen = self.embeddings.reshape(-1, embeddings.shape[1]), self.crops.reshape(-1, *crops.shape[1:])
+    def with_examples(self, kinds: list[str], embedded: Embedded, readings: np.ndarray, crops: np.ndarray) -> Profile:
+        """This profile and the examples of `kinds` so `embedded` and read by the general
+        readers as `readings` (N x 42)."""
+        features = embedded.embeddings.shape[1]
+        old, seen = self.embeddings.reshape(-1, features), self.crops.reshape(-1, *crops.shape[1:])
+        moved = np.concatenate([self.moved.reshape(-1, MOVES, features), embedded.moved])
         read = np.concatenate([self.readings.reshape(-1, len(FACES)), np.asarray(readings, np.float32)])
-        return Profile(self.name, self.kinds + tuple(kinds), np.concatenate([old, _unit(embeddings)]), read, np.concatenate([seen, crops]), self.readers)
+        return Profile(self.name, self.kinds + tuple(kinds), np.concatenate([old, embedded.embeddings]), moved, read, np.concatenate([seen, crops]), self.readers)
 
     def without_last(self, n: int = 1) -> Profile:
         """This profile less its last `n` examples: the undo of a correction."""
         keep = max(len(self.kinds) - n, 0)
-        return Profile(self.name, self.kinds[:keep], self.embeddings[:keep], self.readings[:keep], self.crops[:keep], self.readers)
+        return Profile(self.name, self.kinds[:keep], self.embeddings[:keep], self.moved[:keep], self.readings[:keep], self.crops[:keep], self.readers)
 
     @cached_property
     def correction(self) -> Correction:
         """What this set's examples teach (`Correction.learnt`), learnt once for the same
         examples: the app loads the active set again for every photo it reads."""
-        return _learnt(self.kinds, self.embeddings.astype(np.float32).tobytes(), self.readings.astype(np.float32).tobytes())
+        as_bytes = [a.astype(np.float32).tobytes() for a in (self.embeddings, self.moved, self.readings)]
+        return _learnt(self.kinds, *as_bytes)
 
     def picture(self, per_kind: int = 3) -> np.ndarray:
         """What was learnt, RGB, laid out as the sheet is: a row per suit (萬 筒 條, the
@@ -241,16 +287,17 @@ class Profile:
                     out[y + PICTURE_LABEL : y + cell_h, x + i * size : x + (i + 1) * size] = crop
         return out
 
-    def reread(self, probs: np.ndarray, embedded: np.ndarray) -> np.ndarray:
+    def reread(self, probs: np.ndarray, embedded: np.ndarray, face_up: np.ndarray) -> np.ndarray:
         """The general reading `probs` (N x 42) of a photo's tiles, embedded as `embedded`
         (N x features), read with this set's `correction`: among the profile's kinds, the
         mass the general reading puts on them is shared out again by its log-odds plus
-        the correction's, as far as the photo is this set (`likeness`); the other kinds
-        keep theirs. All of a photo's tiles are read in one call."""
-        if not len(probs) or not self.kinds:
+        the correction's, as far as the photo's tiles `face_up` are this set
+        (`likeness`: a tile's back is no face of it); the other kinds keep theirs. All of
+        a photo's tiles are read in one call."""
+        if not face_up.any() or not self.kinds:
             return probs
         unit = _unit(embedded)
-        weight = self.likeness(unit)
+        weight = self.likeness(unit[face_up])
         if weight == 0:
             return probs
         covered = self.correction.covered
@@ -272,7 +319,7 @@ class Profile:
         meta = {"format": FORMAT, "name": self.name, "readers": self.readers}
         buffer = io.BytesIO()
         arrays = {"kinds": np.array(self.kinds, dtype="U2"), "embeddings": self.embeddings.astype(np.float32),
-                  "readings": self.readings.astype(np.float32), "crops": self.crops.astype(np.uint8)}
+                  "moved": self.moved.astype(np.float32), "readings": self.readings.astype(np.float32), "crops": self.crops.astype(np.uint8)}
         np.savez_compressed(buffer, **arrays, meta=np.array(json.dumps(meta)))
         _write_whole(path, buffer.getvalue())
         return path
@@ -300,7 +347,8 @@ def names(where: Path | None = None) -> list[str]:
 
 def empty(name: str, faces: Path = DEFAULT_FACES) -> Profile:
     path_of(name)
-    return Profile(name, (), np.zeros((0, 0), np.float32), np.zeros((0, len(FACES)), np.float32), np.zeros((0, 0, 0, 3), np.uint8), readers_hash(faces))
+    return Profile(name, (), np.zeros((0, 0), np.float32), np.zeros((0, MOVES, 0), np.float32), np.zeros((0, len(FACES)), np.float32),
+                   np.zeros((0, 0, 0, 3), np.uint8), readers_hash(faces))
 
 
 def load(name: str, faces: Path = DEFAULT_FACES, where: Path | None = None) -> Profile:
@@ -312,25 +360,28 @@ def load(name: str, faces: Path = DEFAULT_FACES, where: Path | None = None) -> P
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            older = isinstance(meta, dict) and meta.get("format") == 1 and meta.get("name") == name
+            older = isinstance(meta, dict) and meta.get("format") in (1, 2) and meta.get("name") == name
             if not older:
                 kinds = tuple(str(k) for k in data["kinds"])
                 embeddings = np.asarray(data["embeddings"], np.float32)
+                moved = np.asarray(data["moved"], np.float32)
                 readings = np.asarray(data["readings"], np.float32)
                 crops = np.asarray(data["crops"])
     except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, EOFError) as e:
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: {e}") from None
     if older:
-        raise ProfileError(f"tile set {name!r} was learnt by an older taiscore, which kept no general reading of its examples: {_AGAIN.format(name)}")
+        raise ProfileError(f"tile set {name!r} was learnt by an older taiscore, which kept less of its examples: {_AGAIN.format(name)}")
     if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("name") != name:
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: not a taiscore tile-set file of format {FORMAT}")
     shapes = embeddings.ndim == 2 and crops.ndim == 4 and crops.dtype == np.uint8 and len(embeddings) == len(crops) == len(kinds)
+    shapes = shapes and moved.shape == (len(kinds), MOVES, embeddings.shape[1]) and bool(np.isfinite(moved).all())
     read = readings.shape == (len(kinds), len(FACES)) and bool(np.isfinite(readings).all()) and bool(((readings >= 0) & (readings <= 1)).all())
     if not shapes or not read or not set(kinds) <= set(FACES) or not np.isfinite(embeddings).all():
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: its examples do not match their kinds")
     if meta.get("readers") != readers_hash(faces):
         raise ProfileError(f"tile set {name!r} was learnt by another version of the face reader than {faces}: {_AGAIN.format(name)}")
-    return Profile(name, kinds, _unit(embeddings) if len(embeddings) else embeddings, readings, crops, meta["readers"])
+    unit = _unit(embeddings) if len(embeddings) else embeddings
+    return Profile(name, kinds, unit, _unit(moved.reshape(-1, moved.shape[2])).reshape(moved.shape) if len(moved) else moved, readings, crops, meta["readers"])
 
 
 def delete(name: str, where: Path | None = None) -> None:
@@ -407,11 +458,16 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
     if not photos:
         return profile
     reader = _embedding_reader(detector.faces)
+
+    def example(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, Embedded]:
+        reading = detector.general(img, boxes)  # read as a photo is read
+        return reading.probs, Embedded.of(reader, img, boxes, reading.embedded)
+
     with ThreadPoolExecutor(max(workers, 1)) as pool:
-        read = list(pool.map(lambda photo, boxes: detector.general(photo[1], boxes), photos, found))  # read as a photo is read
+        read = list(pool.map(lambda photo, boxes: example(photo[1], boxes), photos, found))
     seen = np.concatenate([reader.crops(img, boxes) for (_, img, _), boxes in zip(photos, found)])
-    embedded, readings = np.concatenate([r.embedded for r in read]), np.concatenate([r.probs for r in read])
-    return profile.with_examples([k for kinds in named for k in kinds], embedded, readings, seen)
+    embedded = Embedded.concat([e for _, e in read])
+    return profile.with_examples([k for kinds in named for k in kinds], embedded, np.concatenate([r for r, _ in read]), seen)
 
 
 def tiles_in(detector, img: np.ndarray, named: int) -> np.ndarray:
@@ -449,9 +505,9 @@ def teach(profile: Profile, detector, img: np.ndarray, boxes: np.ndarray, kinds:
     not_faces = [k for k in kinds if k not in FACES]
     if not_faces:
         raise ProfileError(f"a tile set learns faces: {not_faces[0]} is none")
-    seen = _embedding_reader(detector.faces).crops(img, boxes)
+    reader = _embedding_reader(detector.faces)
     reading = detector.general(img, boxes)
-    return profile.with_examples(list(kinds), reading.embedded, reading.probs, seen)
+    return profile.with_examples(list(kinds), Embedded.of(reader, img, boxes, reading.embedded), reading.probs, reader.crops(img, boxes))
 
 
 def kind_label(kind: str) -> str:

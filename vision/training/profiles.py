@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> None:
     embedded = np.random.default_rng(0).random((20, profile.embeddings.shape[1]), dtype=np.float32)
     start = time.perf_counter()
     for _ in range(1000):
-        profile.reread(probs, embedded)
+        profile.reread(probs, embedded, np.ones(20, bool))
     print(f"learning 42 photos of the sheet: {learnt:.1f} s; a profile's reading of a hand's 20 tiles: {(time.perf_counter() - start):.3f} ms")
 
 
