@@ -81,8 +81,10 @@ def test_a_correction_adds_its_tile_and_its_undo_takes_it_away(profile, art, lea
     img = render_sheet(art[HELD_OUT], SHEET_SEED)
     corrected = tileset.teach(profile, learner, img, np.array([[10.0, 10, 60, 80]]), ["5z"])
     assert corrected.counts()["5z"] == 2 and corrected.readings.shape == (43, 42) and corrected.readings[-1].sum() == pytest.approx(1.0, abs=1e-4)
+    assert corrected.moved.shape == (43, tileset.MOVES, profile.embeddings.shape[1])
     undone = corrected.without_last()
     assert undone.counts() == profile.counts() and np.array_equal(undone.readings, profile.readings)
+    assert np.array_equal(undone.moved, profile.moved)
 
 
 @pytest.mark.shared("art")
@@ -241,7 +243,9 @@ def test_a_corrupt_file_or_one_made_by_other_readers_is_refused_by_name(capsys, 
         tileset.load(HELD_OUT, other)
     with pytest.raises(tileset.ProfileError, match="another version"):
         Detector(faces=tileset.DEFAULT_FACES, tileset=tileset.Profile(HELD_OUT, profile.kinds, profile.embeddings, profile.moved, profile.readings, profile.crops, "0" * 64))
-    assert tileset.load(HELD_OUT).counts() == profile.counts()
+    loaded = tileset.load(HELD_OUT)
+    assert loaded.counts() == profile.counts() and np.allclose(loaded.moved, profile.moved, atol=1e-6)
+    assert np.allclose(loaded.correction.weights, profile.correction.weights, atol=1e-5)
 
 
 def _stored(store, name: str, meta: dict, **arrays: np.ndarray) -> None:

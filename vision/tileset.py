@@ -1,16 +1,16 @@
 """Tile-set profiles (我的牌): a player teaches the reader their own set from a photo or two.
 
 No general reader knows every set a player may own. A profile keeps, for each kind,
-a few example tiles of one set: the face reader's embedding of each (L2-normalised)
-and the general readers' reading of it. From them it learns what the general readers
-get wrong about this set (`Correction`: a few hundred steps of logistic regression on
-the embeddings, each example's also with its box moved a few ways (`MOVED`), added to
-the general reading's log-odds), and reads a tile of the set so. The correction counts as far as the photo's tiles look like the profile's examples
-(`LIKE_NONE` .. `LIKE_FULL`, the median over the photo's tiles of the nearest
-example's cosine similarity): another set's photos, whose median tile lies below
-`LIKE_NONE`, keep the general reading as it was; a kind the profile lacks keeps the general reader's
-probability. The detector still decides where the tiles are; a profile may make a
-tile's face surer, never drop the tile.
+a few example tiles of one set: the face reader's embedding of each (L2-normalised),
+also with its box moved 32 ways (`MOVED`), and the general readers' reading of it.
+From them it learns what the general readers get wrong about this set (`Correction`:
+150 steps of logistic regression on the embeddings, added to the general reading's
+log-odds), and reads a tile of the set so. The correction counts as far as the photo's
+face-up tiles look like the profile's examples (`LIKE_NONE` .. `LIKE_FULL`, the median
+over them of the nearest example's cosine similarity): another set's photos, whose
+median tile lies below `LIKE_NONE`, keep the general reading as it was; a kind the
+profile lacks keeps the general reader's probability. The detector still decides where
+the tiles are; a profile may make a tile's face surer, never drop the tile.
 
 Profiles live one file per set (`NAME.npz`, arrays only, read with
 allow_pickle=False, the metadata as JSON inside) in `$TAISCORE_TILESETS`, by default
@@ -48,20 +48,23 @@ from .voting import whole_tiles
 FORMAT = 3  # 3: each example's embeddings with its box moved (session 38); 2: without them; 1: its embedding alone
 # What a profile learns from its examples (`Correction`), chosen on the unseen real set
 # (models/README.md, "Reading by a learnt correction"): the unit embeddings times SCALE, the
-# weights' L2 penalty RIDGE, STEPS of gradient descent at RATE (it has settled by 100).
-SCALE, RIDGE, STEPS, RATE = 10.0, 0.03, 300, 0.5
+# weights' L2 penalty RIDGE (chosen again with the moved examples: "Examples moved in their
+# box"), STEPS of gradient descent at RATE, in float32 (150 read as 300 did; 100 lost a photo).
+SCALE, RIDGE, STEPS, RATE = 10.0, 0.03, 150, 0.5
 # Each example is learnt from again with its box moved by up to MOVE of its width and
 # height and scaled by up to SCALED either way, MOVES ways drawn once (`MOVED`): the boxes a
 # detector draws round a set's tiles vary so, and one example a kind is then no single point
-# (models/README.md, "Examples moved in their box").
+# (models/README.md, "Examples moved in their box"). The file keeps the moved embeddings:
+# changing any of these or the draw's seed, bump FORMAT.
 MOVE, SCALED, MOVES = 0.1, 0.15, 32
 MOVED = np.random.default_rng(38).uniform((-MOVE, -MOVE, 1 - SCALED), (MOVE, MOVE, 1 + SCALED), (MOVES, 3))  # dx, dy, scale
 # How far a photo is the profile's set: the median over its face-up tiles of the nearest
 # example's cosine similarity, nothing at LIKE_NONE or less, the whole correction at LIKE_FULL
 # or more. On the unseen real set a set's own validation photos lie at 0.88-0.92 (10th to 90th
-# percentile), another set's at 0.75-0.86; of the gates tried, the one at which the rendered
-# held-out styles read with each other's profiles lost fewest tiles (2 of 8,700 readings, each
-# between two looks of one font; models/README.md, "Examples moved in their box").
+# percentile), another set's at 0.75-0.86; of the gates tried that keep most of the felt set's
+# gain, the one at which the rendered held-out styles read with each other's profiles lost
+# fewest tiles (2 of about 8,700 readings, each between two looks of one font; 0.86 -> 0.92 lost
+# none and 17 of the felt set's photos in 100; models/README.md, "Examples moved in their box").
 LIKE_NONE, LIKE_FULL = 0.86, 0.88
 # Learning finds tiles at this confidence (`tiles_in`): the face reader does not know the set
 # yet, and the player's count of the tiles must be met, or nothing is learnt.
@@ -114,7 +117,7 @@ def kinds_of(tiles: str) -> list[str]:
 
 def _unit(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, np.float32)
-    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12)
 
 
 @dataclass(frozen=True)
@@ -135,16 +138,17 @@ class Correction:
         small (`RIDGE`), a single example of a kind is not learnt by heart. Each example
         counts with its embeddings `moved` in their box too (N x `MOVES` x features), each
         read as the example was."""
-        index = np.repeat(np.array([FACES.index(k) for k in kinds], int), 1 + moved.shape[1])
+        copies = 1 + moved.shape[1]  # the example and its moved boxes
+        index = np.repeat(np.array([FACES.index(k) for k in kinds], int), copies)
         covered = np.unique(index)
-        target = np.eye(len(covered))[np.searchsorted(covered, index)]
-        general = np.repeat(_log(readings[:, covered].astype(np.float64)), 1 + moved.shape[1], axis=0)
-        x = SCALE * np.concatenate([embeddings[:, None], moved], axis=1).reshape(len(index), -1).astype(np.float64)
-        weights, bias = np.zeros((len(covered), x.shape[1])), np.zeros(len(covered))
+        target = np.eye(len(covered), dtype=np.float32)[np.searchsorted(covered, index)]
+        general = np.repeat(_log(readings[:, covered].astype(np.float32)), copies, axis=0)
+        x = np.float32(SCALE) * np.concatenate([embeddings[:, None], moved], axis=1).reshape(len(index), -1).astype(np.float32)
+        weights, bias = np.zeros((len(covered), x.shape[1]), np.float32), np.zeros(len(covered), np.float32)
         for _ in range(STEPS):
-            error = (softmax(general + x @ weights.T + bias) - target) / len(x)
-            weights -= RATE * (error.T @ x + RIDGE * weights)
-            bias -= RATE * error.sum(0)
+            error = (softmax(general + x @ weights.T + bias) - target) / np.float32(len(x))
+            weights -= np.float32(RATE) * (error.T @ x + np.float32(RIDGE) * weights)
+            bias -= np.float32(RATE) * error.sum(0)
         return Correction(covered, weights, bias)
 
     def read(self, probs: np.ndarray, unit: np.ndarray) -> np.ndarray:
@@ -174,7 +178,7 @@ class Embedded:
         as `reader` (the face reader) embeds them with each box moved so (`MOVED`; the
         embedding is the unturned crop's, so one turn)."""
         moved = reader.read_embedded(img, moved_boxes(boxes), 1)[2]
-        return Embedded(_unit(embedded), _unit(moved).reshape(len(boxes), MOVES, -1))
+        return Embedded(_unit(embedded), _unit(moved.reshape(len(boxes), MOVES, -1)))
 
     @staticmethod
     def concat(parts: list[Embedded]) -> Embedded:
@@ -294,6 +298,7 @@ class Profile:
         the correction's, as far as the photo's tiles `face_up` are this set
         (`likeness`: a tile's back is no face of it); the other kinds keep theirs. All of
         a photo's tiles are read in one call."""
+        face_up = np.asarray(face_up, bool)
         if not face_up.any() or not self.kinds:
             return probs
         unit = _unit(embedded)
@@ -381,7 +386,7 @@ def load(name: str, faces: Path = DEFAULT_FACES, where: Path | None = None) -> P
     if meta.get("readers") != readers_hash(faces):
         raise ProfileError(f"tile set {name!r} was learnt by another version of the face reader than {faces}: {_AGAIN.format(name)}")
     unit = _unit(embeddings) if len(embeddings) else embeddings
-    return Profile(name, kinds, unit, _unit(moved.reshape(-1, moved.shape[2])).reshape(moved.shape) if len(moved) else moved, readings, crops, meta["readers"])
+    return Profile(name, kinds, unit, _unit(moved), readings, crops, meta["readers"])
 
 
 def delete(name: str, where: Path | None = None) -> None:
@@ -444,8 +449,8 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
     reading order). The finder and the detector place the tiles (`tiles_in`), at the
     `LEARNING` thresholds whatever the detector's own (the app's one detector reads and
     learns), `workers` photos at a time, and the general readers read them as they
-    read a photo (`Detector.general`: each example's embedding and general reading).
-    A photo whose tile count differs from its TILES raises CountError naming it (the
+    read a photo (`Detector.general`: each example's embedding and general reading),
+    the face reader its box moved too (`Embedded.of`: 32 more crops a tile). A photo whose tile count differs from its TILES raises CountError naming it (the
     first such in `photos`) and the tiles found in each of its rows, and nothing is
     learnt from any photo."""
     named = [kinds_of(tiles) for _, _, tiles in photos]
@@ -500,8 +505,8 @@ def _embedding_reader(reader):
 
 def teach(profile: Profile, detector, img: np.ndarray, boxes: np.ndarray, kinds: list[str]) -> Profile:
     """`profile` with the tiles at `boxes` (x1, y1, x2, y2 in the BGR `img`) added as
-    examples of `kinds`, as `detector`'s general readers read them (`Detector.general`):
-    a correction in the app adds its tile so."""
+    examples of `kinds`, as `detector`'s general readers read them (`Detector.general`)
+    and with their boxes moved (`Embedded.of`): a correction in the app adds its tile so."""
     not_faces = [k for k in kinds if k not in FACES]
     if not_faces:
         raise ProfileError(f"a tile set learns faces: {not_faces[0]} is none")
