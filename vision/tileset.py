@@ -30,7 +30,7 @@ import os
 import re
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -164,25 +164,30 @@ def _log(probs: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Embedded:
-    """Examples' unit embeddings (N x features) as the general reading gave them, and with
-    their boxes moved (`moved`, N x `MOVES` x features): what a profile learns a tile from
-    beside its general reading."""
+class Examples:
+    """Tiles as a profile keeps them: their unit embeddings (N x features) as the general
+    reading gave them and with their boxes moved (`moved`, N x `MOVES` x features), the
+    general reading (`readings`, N x 42) and the crops as the face reader saw them."""
 
     embeddings: np.ndarray
     moved: np.ndarray
+    readings: np.ndarray
+    crops: np.ndarray
 
     @staticmethod
-    def of(reader, img: np.ndarray, boxes: np.ndarray, embedded: np.ndarray) -> Embedded:
-        """The tiles at `boxes` in `img`, `embedded` as the general reading gave them, and
-        as `reader` (the face reader) embeds them with each box moved so (`MOVED`; the
-        embedding is the unturned crop's, so one turn)."""
+    def read(detector, img: np.ndarray, boxes: np.ndarray) -> Examples:
+        """The tiles at `boxes` in the BGR `img` as `detector`'s general readers read a
+        photo (`Detector.general`), and as its face reader embeds them with each box moved
+        (`MOVED`; the embedding is the unturned crop's, so one turn: 32 more crops a tile)."""
+        reader = _embedding_reader(detector.faces)
+        reading = detector.general(img, boxes)
         moved = reader.read_embedded(img, moved_boxes(boxes), 1)[2]
-        return Embedded(_unit(embedded), _unit(moved.reshape(len(boxes), MOVES, -1)))
+        return Examples(_unit(reading.embedded), _unit(moved.reshape(len(boxes), MOVES, -1)), np.asarray(reading.probs, np.float32),
+                        reader.crops(img, boxes))
 
     @staticmethod
-    def concat(parts: list[Embedded]) -> Embedded:
-        return Embedded(np.concatenate([p.embeddings for p in parts]), np.concatenate([p.moved for p in parts]))
+    def concat(parts: list[Examples]) -> Examples:
+        return Examples(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(Examples)))
 
 
 def moved_boxes(boxes: np.ndarray) -> np.ndarray:
@@ -251,14 +256,13 @@ class Profile:
             raise ProfileError(f"tile set {self.name!r} was learnt by another version of the face reader than {faces}: {_AGAIN.format(self.name)}")
         return self
 
-    def with_examples(self, kinds: list[str], embedded: Embedded, readings: np.ndarray, crops: np.ndarray) -> Profile:
-        """This profile and the examples of `kinds` so `embedded` and read by the general
-        readers as `readings` (N x 42)."""
-        features = embedded.embeddings.shape[1]
-        old, seen = self.embeddings.reshape(-1, features), self.crops.reshape(-1, *crops.shape[1:])
-        moved = np.concatenate([self.moved.reshape(-1, MOVES, features), embedded.moved])
-        read = np.concatenate([self.readings.reshape(-1, len(FACES)), np.asarray(readings, np.float32)])
-        return Profile(self.name, self.kinds + tuple(kinds), np.concatenate([old, embedded.embeddings]), moved, read, np.concatenate([seen, crops]), self.readers)
+    def with_examples(self, kinds: list[str], examples: Examples) -> Profile:
+        """This profile and `examples` of `kinds`."""
+        features = examples.embeddings.shape[1]
+        old = Examples(self.embeddings.reshape(-1, features), self.moved.reshape(-1, MOVES, features),
+                       self.readings.reshape(-1, len(FACES)), self.crops.reshape(-1, *examples.crops.shape[1:]))
+        both = Examples.concat([old, examples])
+        return Profile(self.name, self.kinds + tuple(kinds), both.embeddings, both.moved, both.readings, both.crops, self.readers)
 
     def without_last(self, n: int = 1) -> Profile:
         """This profile less its last `n` examples: the undo of a correction."""
@@ -385,8 +389,7 @@ def load(name: str, faces: Path = DEFAULT_FACES, where: Path | None = None) -> P
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: its examples do not match their kinds")
     if meta.get("readers") != readers_hash(faces):
         raise ProfileError(f"tile set {name!r} was learnt by another version of the face reader than {faces}: {_AGAIN.format(name)}")
-    unit = _unit(embeddings) if len(embeddings) else embeddings
-    return Profile(name, kinds, unit, _unit(moved), readings, crops, meta["readers"])
+    return Profile(name, kinds, _unit(embeddings), _unit(moved), readings, crops, meta["readers"])
 
 
 def delete(name: str, where: Path | None = None) -> None:
@@ -448,11 +451,10 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
     """`profile` with the examples of every photo added: (name, BGR image, TILES in
     reading order). The finder and the detector place the tiles (`tiles_in`), at the
     `LEARNING` thresholds whatever the detector's own (the app's one detector reads and
-    learns), `workers` photos at a time, and the general readers read them as they
-    read a photo (`Detector.general`: each example's embedding and general reading),
-    the face reader its box moved too (`Embedded.of`: 32 more crops a tile). A photo whose tile count differs from its TILES raises CountError naming it (the
-    first such in `photos`) and the tiles found in each of its rows, and nothing is
-    learnt from any photo."""
+    learns), `workers` photos at a time, and read as a photo is read, each box moved
+    too (`Examples.read`). A photo whose tile count differs from its TILES raises
+    CountError naming it (the first such in `photos`) and the tiles found in each of
+    its rows, and nothing is learnt from any photo."""
     named = [kinds_of(tiles) for _, _, tiles in photos]
     with ThreadPoolExecutor(max(workers, 1)) as pool:
         found = list(pool.map(lambda photo, kinds: tiles_in(detector, photo[1], len(kinds)), photos, named))
@@ -462,17 +464,9 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
             raise CountError(f"{photo}: {len(boxes)} tiles found, {len(kinds)} named (rows found, top to bottom: {found_rows or 'none'})")
     if not photos:
         return profile
-    reader = _embedding_reader(detector.faces)
-
-    def example(img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, Embedded]:
-        reading = detector.general(img, boxes)  # read as a photo is read
-        return reading.probs, Embedded.of(reader, img, boxes, reading.embedded)
-
     with ThreadPoolExecutor(max(workers, 1)) as pool:
-        read = list(pool.map(lambda photo, boxes: example(photo[1], boxes), photos, found))
-    seen = np.concatenate([reader.crops(img, boxes) for (_, img, _), boxes in zip(photos, found)])
-    embedded = Embedded.concat([e for _, e in read])
-    return profile.with_examples([k for kinds in named for k in kinds], embedded, np.concatenate([r for r, _ in read]), seen)
+        read = list(pool.map(lambda photo, boxes: Examples.read(detector, photo[1], boxes), photos, found))
+    return profile.with_examples([k for kinds in named for k in kinds], Examples.concat(read))
 
 
 def tiles_in(detector, img: np.ndarray, named: int) -> np.ndarray:
@@ -506,13 +500,11 @@ def _embedding_reader(reader):
 def teach(profile: Profile, detector, img: np.ndarray, boxes: np.ndarray, kinds: list[str]) -> Profile:
     """`profile` with the tiles at `boxes` (x1, y1, x2, y2 in the BGR `img`) added as
     examples of `kinds`, as `detector`'s general readers read them (`Detector.general`)
-    and with their boxes moved (`Embedded.of`): a correction in the app adds its tile so."""
+    and with their boxes moved (`Examples.read`): a correction in the app adds its tile so."""
     not_faces = [k for k in kinds if k not in FACES]
     if not_faces:
         raise ProfileError(f"a tile set learns faces: {not_faces[0]} is none")
-    reader = _embedding_reader(detector.faces)
-    reading = detector.general(img, boxes)
-    return profile.with_examples(list(kinds), Embedded.of(reader, img, boxes, reading.embedded), reading.probs, reader.crops(img, boxes))
+    return profile.with_examples(list(kinds), Examples.read(detector, img, boxes))
 
 
 def kind_label(kind: str) -> str:
