@@ -515,7 +515,7 @@ def _learn_sheet() -> None:
         s.learn_error = f"Nothing learnt 未學習: {e}"
         return
     learnt.save()
-    s.learn_note = f"Learnt 學會 {name}: {len(learnt.counts())} of 42 kinds, {len(learnt.kinds)} examples"
+    s.learn_note = f"Learnt 學會 {name}: {len(learnt.counts())} of {len(learnt.faces)} kinds, {len(learnt.kinds)} examples"
     s.shown_set = name
     s.sheet_generation += 1
 
@@ -544,7 +544,11 @@ def set_view(name: str) -> None:
     except tileset.ProfileError as e:
         st.error(str(e))
     else:
-        st.markdown(f"**{name}: {len(profile.counts())} of 42 kinds 種, {len(profile.kinds)} examples 張**")
+        st.markdown(f"**{name}: {len(profile.counts())} of {len(profile.faces)} kinds 種, {len(profile.kinds)} examples 張**")
+        shown = any(k.endswith("f") for k in profile.kinds)
+        st.checkbox("No flowers in this set (136 tiles) 這副牌沒有花牌", value=not profile.flowers, key=f"no_flowers-{name}", disabled=shown,
+                    help="it was shown flowers 已學花牌" if shown else "then no tile is read as a flower 不讀作花牌",
+                    on_change=_tell_flowers, args=(name,))
         for d in profile.doubts():
             st.warning(f"Doubt 疑問: {d}")
         if profile.kinds:
@@ -569,6 +573,13 @@ def _choose_set(key: str) -> None:
     try:
         tileset.choose(st.session_state[key])
     except tileset.ProfileError as e:  # deleted meanwhile, on another device
+        st.session_state.learn_error = str(e)
+
+
+def _tell_flowers(name: str) -> None:
+    try:
+        tileset.tell_flowers(name, not st.session_state[f"no_flowers-{name}"])
+    except tileset.ProfileError as e:  # shown flowers or deleted meanwhile, on another device
         st.session_state.learn_error = str(e)
 
 

@@ -100,16 +100,20 @@ def cmd_tileset(args: argparse.Namespace) -> None:
         elif args.action == "delete":
             tileset.delete(args.name)
         elif args.action == "learn":
-            _learn(args.name, args.photos)
+            _learn(args.name, args.photos, args.flowers)
     except (OSError, tileset.ProfileError) as e:
         raise InputError(str(e)) from None
 
 
-def _learn(name: str, pairs: list[str]) -> None:
-    """Every PHOTO=TILES read before anything is stored; a count that differs stores nothing."""
+def _learn(name: str, pairs: list[str], flowers: bool | None) -> None:
+    """Every PHOTO=TILES read before anything is stored; a count that differs stores
+    nothing. `flowers` (None: as the set was) tells the set whether it has flowers, with
+    or without photos to learn from."""
     from vision import tileset
     from vision.detector import Detector
 
+    if not pairs and flowers is None:
+        raise InputError(f"tileset learn {name}: name at least one PHOTO=TILES, e.g. sheet.jpg={tileset.SHEET}")
     photos = []
     for pair in pairs:
         path, sep, tiles = pair.rpartition("=")
@@ -121,6 +125,8 @@ def _learn(name: str, pairs: list[str]) -> None:
             raise InputError(f"{path}: {e}") from None
         photos.append((path, _photo(path), tiles))
     stored = tileset.load(name) if name in tileset.names() else tileset.empty(name)
+    if flowers is not None:
+        stored = stored.with_flowers(flowers)
     try:
         learnt = tileset.learn(Detector(threads=1), stored, photos)  # one thread a network: tileset.WORKERS photos at a time, one a core
     except tileset.CountError as e:
@@ -307,7 +313,9 @@ def build_parser() -> argparse.ArgumentParser:
     tsub = ts.add_subparsers(dest="action", required=True)
     learn = tsub.add_parser("learn", help="learn (or add) examples from photos; prints what the set covers and its doubts")
     learn.add_argument("name", help="the set's name: letters, digits, - and _")
-    learn.add_argument("photos", nargs="+", metavar="PHOTO=TILES", help="a photo and its tiles in reading order: rows top to bottom, each left to right")
+    learn.add_argument("photos", nargs="*", metavar="PHOTO=TILES", help="a photo and its tiles in reading order: rows top to bottom, each left to right")
+    learn.add_argument("--flowers", action=argparse.BooleanOptionalAction, default=None,
+                       help="the set has flowers (144 tiles, as a new set) or, --no-flowers, none (136 tiles): no tile is then read as a flower")
     tsub.add_parser("list", help="the tile sets stored ($TAISCORE_TILESETS or ~/.local/share/taiscore/tilesets)")
     for action, help_ in (("show", "kinds covered, examples per kind and doubts"), ("delete", "delete a tile set")):
         tsub.add_parser(action, help=help_).add_argument("name")

@@ -8,6 +8,7 @@ is refused by name, on the command line too."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -478,3 +479,75 @@ def test_another_sets_photo_keeps_its_general_reading_and_a_photo_is_judged_by_i
     alike, other = _unit_towards(0, 1.0), _unit_towards(1, 0.0)
     assert profile.likeness(np.array([alike, alike, other])) == 1.0
     assert profile.likeness(np.array([alike, other, other])) == 0.0
+
+
+def test_a_set_without_flowers_reads_a_tile_like_its_examples_as_one_of_its_kinds_never_a_flower():
+    """The felt set's 1s, which the general reader takes for a flower: its profile, told the
+    set has none, reads it as the kind of its set it is most like."""
+    readings = np.array([_reading({"1m": 0.8, "2m": 0.1, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.1, "3m": 0.8})])
+    flowered, flowerless = _three_kinds(readings), _three_kinds(readings).with_flowers(False)
+    probs = np.array([_reading({"1m": 0.06, "2m": 0.02, "3m": 0.02, "1f": 0.9}), readings[1], readings[2]])
+    tiles = np.eye(8)[[0, 1, 2]]  # the photo's 1m is its example's look
+    assert tileset.FACES[int(flowered.reread(probs, tiles, np.ones(3, bool))[0].argmax())] == "1f"
+    read = flowerless.reread(probs, tiles, np.ones(3, bool))
+    assert [tileset.FACES[i] for i in read.argmax(1)] == ["1m", "2m", "3m"]
+    assert read.sum(1) == pytest.approx(np.ones(3)) and read[0, tileset.FACES.index("1f")] == pytest.approx(0)
+
+
+def test_a_set_without_flowers_leaves_a_flower_unlike_its_examples_and_another_sets_photo_alone():
+    """A flower of a look-alike set that has them is like none of this set's examples."""
+    readings = np.array([_reading({"1m": 0.8, "2m": 0.1, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.8, "3m": 0.1}), _reading({"1m": 0.1, "2m": 0.1, "3m": 0.8})])
+    flowerless = _three_kinds(readings).with_flowers(False)
+    flower = _reading({"1m": 0.06, "2m": 0.02, "3m": 0.02, "1f": 0.9})
+    probs = np.array([flower, readings[1], readings[2]])
+    unlike = np.array([_unit_towards(0, tileset.TILE_NONE - 0.05), np.eye(8)[1], np.eye(8)[2]])
+    assert tileset.FACES[int(flowerless.reread(probs, unlike, np.ones(3, bool))[0].argmax())] == "1f"
+    half = np.array([_unit_towards(0, (tileset.TILE_NONE + tileset.TILE_FULL) / 2), np.eye(8)[1], np.eye(8)[2]])
+    assert flowerless.without_flowers(probs, half, 1.0)[0, tileset.FACES.index("1f")] == pytest.approx(0.45 / 0.55)
+    other_set = np.array([_unit_towards(0, tileset.LIKE_NONE - 0.05)] * 3)
+    assert np.array_equal(flowerless.reread(probs, other_set, np.ones(3, bool)), probs)
+    only_flowers = np.array([_reading({"1f": 1.0})])
+    assert np.array_equal(flowerless.without_flowers(only_flowers, np.eye(8)[[0]], 1.0), only_flowers)
+
+
+def test_a_set_told_it_has_no_flowers_refuses_a_flower_and_is_kept_so(store):
+    readings = np.full((3, 42), 1 / 42)
+    flowerless = replace(_three_kinds(readings), readers=tileset.readers_hash()).with_flowers(False)
+    assert flowerless.faces == tileset.FACES[:34] and flowerless.summary()["flowers"] is False
+    assert flowerless.doubts() == ["no example of " + ", ".join(tileset.FACES[3:34])]
+    with pytest.raises(tileset.ProfileError, match="'three' has no flowers: 1f is none of its tiles"):
+        flowerless.admits(["1m", "1f"])
+    with pytest.raises(tileset.ProfileError, match="learns faces: back is none"):
+        flowerless.admits(["back"])
+    flowerless.save(store)
+    with pytest.raises(tileset.ProfileError, match="has no flowers: 2f"):  # a correction on the Check page
+        tileset.correct("three", None, np.zeros((8, 8, 3), np.uint8), (0, 0, 4, 4), "2f", 0, where=store)
+    assert tileset.load("three", where=store).kinds == ("1m", "2m", "3m")  # nothing stored
+    shown = replace(_three_kinds(readings), kinds=("1m", "2m", "5f"))
+    with pytest.raises(tileset.ProfileError, match=r"'three' was shown flowers \(5f\)"):
+        shown.with_flowers(False)
+    assert tileset.tell_flowers("three", True, where=store).flowers and tileset.load("three", where=store).flowers
+    assert not tileset.tell_flowers("three", False, where=store).flowers and not tileset.load("three", where=store).flowers
+
+
+def test_a_set_stored_before_it_could_be_told_has_flowers_and_a_wrong_word_is_corrupt(store):
+    _stored(store, "old", {"format": tileset.FORMAT})
+    assert tileset.load("old", where=store).flowers
+    _stored(store, "odd", {"format": tileset.FORMAT, "flowers": "no"})
+    with pytest.raises(tileset.ProfileError, match="'odd'.*corrupt"):
+        tileset.load("odd", where=store)
+    _stored(store, "mixed", {"format": tileset.FORMAT, "flowers": False}, kinds=np.array(["1m", "1f"]))
+    with pytest.raises(tileset.ProfileError, match="'mixed'.*corrupt"):
+        tileset.load("mixed", where=store)
+
+
+def test_the_command_line_tells_a_set_it_has_no_flowers_and_refuses_then_a_flower(capsys, store, tmp_path):
+    code, out, err = _cli(capsys, "tileset", "learn", "home")
+    assert code == 2 and out == "" and err.startswith("taiscore: tileset learn home: name at least one PHOTO=TILES") and err.count("\n") == 1
+    code, out, _ = _cli(capsys, "tileset", "learn", "home", "--no-flowers")
+    assert code == 0 and json.loads(out)["flowers"] is False and json.loads(out)["kinds"] == 0
+    photo = ROOT / "tests" / "golden" / "faces.png"
+    code, out, err = _cli(capsys, "tileset", "learn", "home", f"{photo}=1m2f")
+    assert (code, out, err) == (2, "", "taiscore: tile set 'home' has no flowers: 2f is none of its tiles\n")
+    code, out, _ = _cli(capsys, "tileset", "learn", "home", "--flowers")
+    assert code == 0 and json.loads(out)["flowers"] is True

@@ -9,8 +9,11 @@ log-odds), and reads a tile of the set so. The correction counts as far as the p
 face-up tiles look like the profile's examples (`LIKE_NONE` .. `LIKE_FULL`, the median
 over them of the nearest example's cosine similarity): another set's photos, whose
 median tile lies below `LIKE_NONE`, keep the general reading as it was; a kind the
-profile lacks keeps the general reader's probability. The detector still decides where
-the tiles are; a profile may make a tile's face surer, never drop the tile.
+profile lacks keeps the general reader's probability. A set of 136 tiles has no
+flowers, and its player may say so (`Profile.with_flowers`): its profile then reads a
+tile like its examples as none (`Profile.without_flowers`), where the general reader
+took one of its own tiles for a flower. The detector still decides where the tiles
+are; a profile may make a tile's face surer, never drop the tile.
 
 Profiles live one file per set (`NAME.npz`, arrays only, read with
 allow_pickle=False, the metadata as JSON inside) in `$TAISCORE_TILESETS`, by default
@@ -43,6 +46,7 @@ from scoring.tiles import name as tile_name
 from .config import DEFAULT
 from .faces import DEFAULT_FACES, FACES, softmax
 from .finder import joined, knows_the_set
+from .flowers import FLOWER_FACES
 from .voting import whole_tiles
 
 FORMAT = 3  # 3: each example's embeddings with its box moved (session 38); 2: without them; 1: its embedding alone
@@ -66,6 +70,12 @@ MOVED = np.random.default_rng(38).uniform((-MOVE, -MOVE, 1 - SCALED), (MOVE, MOV
 # fewest tiles (2 of about 8,700 readings, each between two looks of one font; 0.86 -> 0.92 lost
 # none and 17 of the felt set's photos in 100; models/README.md, "Examples moved in their box").
 LIKE_NONE, LIKE_FULL = 0.86, 0.88
+# A set told it has no flowers (136 tiles) takes a tile's flower reading away as far as the
+# photo is the set and the tile is like one of its examples: nothing at TILE_NONE or less
+# (the nearest example's cosine similarity), all of it at TILE_FULL or more. The felt set's
+# 1s, read as flowers, lie at 0.76-0.97 from its examples; another set's flowers at 0.39-0.87,
+# nearly all under 0.80 (models/README.md, "A set without flowers").
+TILE_NONE, TILE_FULL = 0.75, 0.80
 # Learning finds tiles at this confidence (`tiles_in`): the face reader does not know the set
 # yet, and the player's count of the tiles must be met, or nothing is learnt.
 LEARN_CONF = 0.1
@@ -113,6 +123,11 @@ def kinds_of(tiles: str) -> list[str]:
     if bad:
         raise ValueError(f"{tiles!r}: no tile {bad[0]}")
     return kinds
+
+
+def faces_of(flowers: bool) -> tuple[str, ...]:
+    """The kinds a set has: all 42, or (`flowers` False) the 34 without the flowers."""
+    return FACES if flowers else FACES[: FLOWER_FACES.start]
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -213,7 +228,8 @@ class Profile:
     `embeddings[i]`, with its box moved `moved[i]` (`MOVES` x features, `MOVED`), whose
     general reading (42 probabilities over `FACES`, before any profile) is `readings[i]`,
     and whose crop (RGB, as the face reader saw it) is `crops[i]`; `readers` the hash of
-    the face reader file that embedded them."""
+    the face reader file that embedded them. `flowers`: whether the set has flowers at
+    all; a set of 136 tiles has none, and its player says so (`with_flowers`)."""
 
     name: str
     kinds: tuple[str, ...]
@@ -222,6 +238,11 @@ class Profile:
     readings: np.ndarray
     crops: np.ndarray
     readers: str
+    flowers: bool = True
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        return faces_of(self.flowers)
 
     def counts(self) -> dict[str, int]:
         """Examples per kind, in the faces' order, the kinds without one left out."""
@@ -230,7 +251,7 @@ class Profile:
     def doubts(self) -> list[str]:
         """What a player should look at: each kind without an example, and each example
         nearer another kind's examples than its own kind's others."""
-        missing = [k for k in FACES if k not in self.kinds]
+        missing = [k for k in self.faces if k not in self.kinds]
         out = [f"no example of {', '.join(missing)}"] if missing else []
         if len(self.kinds) < 2:
             return out
@@ -245,7 +266,7 @@ class Profile:
         return out
 
     def summary(self) -> dict:
-        return {"name": self.name, "kinds": len(self.counts()), "examples": self.counts(), "doubts": self.doubts()}
+        return {"name": self.name, "kinds": len(self.counts()), "flowers": self.flowers, "examples": self.counts(), "doubts": self.doubts()}
 
     def usable_with(self, reader, faces: Path | None) -> Profile:
         """This profile, if the face reader `reader` (loaded from `faces`) embedded its
@@ -256,18 +277,36 @@ class Profile:
             raise ProfileError(f"tile set {self.name!r} was learnt by another version of the face reader than {faces}: {_AGAIN.format(self.name)}")
         return self
 
+    def admits(self, kinds: list[str]) -> None:
+        """ProfileError naming the first of `kinds` that is no tile of this set: no face, or a
+        flower where the set has none."""
+        for kind in kinds:
+            if kind not in FACES:
+                raise ProfileError(f"a tile set learns faces: {kind} is none")
+            if kind not in self.faces:
+                raise ProfileError(f"tile set {self.name!r} has no flowers: {kind} is none of its tiles")
+
+    def with_flowers(self, flowers: bool) -> Profile:
+        """This profile of a set with flowers or (False) without; ProfileError where it was shown flowers."""
+        shown = sorted({k for k in self.kinds if k.endswith("f")}, key=FACES.index)
+        if not flowers and shown:
+            raise ProfileError(f"tile set {self.name!r} was shown flowers ({', '.join(shown)}): a set without flowers has none")
+        return replace(self, flowers=flowers)
+
     def with_examples(self, kinds: list[str], examples: Examples) -> Profile:
         """This profile and `examples` of `kinds`."""
+        self.admits(kinds)
         features = examples.embeddings.shape[1]
         old = Examples(self.embeddings.reshape(-1, features), self.moved.reshape(-1, MOVES, features),
                        self.readings.reshape(-1, len(FACES)), self.crops.reshape(-1, *examples.crops.shape[1:]))
         both = Examples.concat([old, examples])
-        return Profile(self.name, self.kinds + tuple(kinds), both.embeddings, both.moved, both.readings, both.crops, self.readers)
+        return replace(self, kinds=self.kinds + tuple(kinds), embeddings=both.embeddings, moved=both.moved, readings=both.readings, crops=both.crops)
 
     def without_last(self, n: int = 1) -> Profile:
         """This profile less its last `n` examples: the undo of a correction."""
         keep = max(len(self.kinds) - n, 0)
-        return Profile(self.name, self.kinds[:keep], self.embeddings[:keep], self.moved[:keep], self.readings[:keep], self.crops[:keep], self.readers)
+        return replace(self, kinds=self.kinds[:keep], embeddings=self.embeddings[:keep], moved=self.moved[:keep], readings=self.readings[:keep],
+                       crops=self.crops[:keep])
 
     @cached_property
     def correction(self) -> Correction:
@@ -300,8 +339,9 @@ class Profile:
         (N x features), read with this set's `correction`: among the profile's kinds, the
         mass the general reading puts on them is shared out again by its log-odds plus
         the correction's, as far as the photo's tiles `face_up` are this set
-        (`likeness`: a tile's back is no face of it); the other kinds keep theirs. All of
-        a photo's tiles are read in one call."""
+        (`likeness`: a tile's back is no face of it); the other kinds keep theirs. A set
+        without flowers then takes each tile's flower reading away (`without_flowers`). All
+        of a photo's tiles are read in one call."""
         face_up = np.asarray(face_up, bool)
         if not face_up.any() or not self.kinds:
             return probs
@@ -312,7 +352,20 @@ class Profile:
         covered = self.correction.covered
         out = probs.copy()
         out[:, covered] = (1 - weight) * probs[:, covered] + weight * self.correction.read(probs, unit)
-        return out
+        return out if self.flowers else self.without_flowers(out, unit, weight)
+
+    def without_flowers(self, probs: np.ndarray, unit: np.ndarray, weight: float) -> np.ndarray:
+        """`probs` with each tile's flower share taken away as far as the photo is this set
+        (`weight`) and the tile, its unit embedding in `unit`, is like one of its examples
+        (`TILE_NONE` to `TILE_FULL`), the rest scaled back up to 1. A tile unlike them all
+        keeps its flowers: another set that looks like this one may have them, and a
+        look-alike set's flower is no nearer this set's examples than that."""
+        nearest = (unit @ self.embeddings.T).max(1)
+        gone = weight * np.clip((nearest - TILE_NONE) / (TILE_FULL - TILE_NONE), 0, 1)
+        out = probs.copy()
+        out[:, FLOWER_FACES] *= (1 - gone)[:, None]
+        kept = out.sum(1, keepdims=True)
+        return np.where(kept > 0, out / np.maximum(kept, 1e-30), probs)  # a tile read as nothing but flowers keeps its reading
 
     def likeness(self, unit: np.ndarray) -> float:
         """How far a photo whose tiles' unit embeddings are `unit` is this set: the median
@@ -325,7 +378,7 @@ class Profile:
     def save(self, where: Path | None = None) -> Path:
         """Written whole to a temporary file, then moved over the old one."""
         path = path_of(self.name, where)
-        meta = {"format": FORMAT, "name": self.name, "readers": self.readers}
+        meta = {"format": FORMAT, "name": self.name, "readers": self.readers, "flowers": self.flowers}
         buffer = io.BytesIO()
         arrays = {"kinds": np.array(self.kinds, dtype="U2"), "embeddings": self.embeddings.astype(np.float32),
                   "moved": self.moved.astype(np.float32), "readings": self.readings.astype(np.float32), "crops": self.crops.astype(np.uint8)}
@@ -380,16 +433,24 @@ def load(name: str, faces: Path = DEFAULT_FACES, where: Path | None = None) -> P
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: {e}") from None
     if older:
         raise ProfileError(f"tile set {name!r} was learnt by an older taiscore, which kept less of its examples: {_AGAIN.format(name)}")
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("name") != name:
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("name") != name or not isinstance(meta.get("flowers", True), bool):
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: not a taiscore tile-set file of format {FORMAT}")
+    flowers = meta.get("flowers", True)  # a set stored before a set could be told it has none has them
     shapes = embeddings.ndim == 2 and crops.ndim == 4 and crops.dtype == np.uint8 and len(embeddings) == len(crops) == len(kinds)
     shapes = shapes and moved.shape == (len(kinds), MOVES, embeddings.shape[1]) and bool(np.isfinite(moved).all())
     read = readings.shape == (len(kinds), len(FACES)) and bool(np.isfinite(readings).all()) and bool(((readings >= 0) & (readings <= 1)).all())
-    if not shapes or not read or not set(kinds) <= set(FACES) or not np.isfinite(embeddings).all():
+    if not shapes or not read or not set(kinds) <= set(faces_of(flowers)) or not np.isfinite(embeddings).all():
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: its examples do not match their kinds")
     if meta.get("readers") != readers_hash(faces):
         raise ProfileError(f"tile set {name!r} was learnt by another version of the face reader than {faces}: {_AGAIN.format(name)}")
-    return Profile(name, kinds, _unit(embeddings), _unit(moved), readings, crops, meta["readers"])
+    return Profile(name, kinds, _unit(embeddings), _unit(moved), readings, crops, meta["readers"], flowers)
+
+
+def tell_flowers(name: str, flowers: bool, faces: Path = DEFAULT_FACES, where: Path | None = None) -> Profile:
+    """The stored set `name` told whether it has flowers (`Profile.with_flowers`), and stored."""
+    profile = load(name, faces, where).with_flowers(flowers)
+    profile.save(where)
+    return profile
 
 
 def delete(name: str, where: Path | None = None) -> None:
@@ -454,8 +515,10 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
     learns), `workers` photos at a time, and read as a photo is read, each box moved
     too (`Examples.read`). A photo whose tile count differs from its TILES raises
     CountError naming it (the first such in `photos`) and the tiles found in each of
-    its rows, and nothing is learnt from any photo."""
+    its rows, and nothing is learnt from any photo; so does a flower named for a set
+    without flowers (ProfileError, `Profile.admits`)."""
     named = [kinds_of(tiles) for _, _, tiles in photos]
+    profile.admits([k for kinds in named for k in kinds])
     with ThreadPoolExecutor(max(workers, 1)) as pool:
         found = list(pool.map(lambda photo, kinds: tiles_in(detector, photo[1], len(kinds)), photos, named))
     for (photo, _, _), boxes, kinds in zip(photos, found, named):
@@ -501,9 +564,7 @@ def teach(profile: Profile, detector, img: np.ndarray, boxes: np.ndarray, kinds:
     """`profile` with the tiles at `boxes` (x1, y1, x2, y2 in the BGR `img`) added as
     examples of `kinds`, as `detector`'s general readers read them (`Detector.general`)
     and with their boxes moved (`Examples.read`): a correction in the app adds its tile so."""
-    not_faces = [k for k in kinds if k not in FACES]
-    if not_faces:
-        raise ProfileError(f"a tile set learns faces: {not_faces[0]} is none")
+    profile.admits(kinds)
     return profile.with_examples(list(kinds), Examples.read(detector, img, boxes))
 
 
