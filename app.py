@@ -280,8 +280,7 @@ def _teach(tile: Seen, kind: str) -> None:
         return
     try:
         s.taught = tileset.correct(name, detector(), s.photo, tile.box, kind, tile.id, s.get("taught"))
-    except tileset.ProfileError as e:
-        s.pop("taught", None)
+    except tileset.ProfileError as e:  # nothing stored: the last example taught, and its undo, stand
         s.taught_error = f"Not added to My tiles 未加入我的牌: {e}"
 
 
@@ -477,7 +476,8 @@ def my_tiles_page() -> None:
     it learnt, choose the set photos are read with."""
     st.caption(f"Tile sets 牌組: {tileset.folder()}")
     st.subheader("Teach a set 教我的牌")
-    st.caption("Lay out the 42 kinds in five rows (萬, 筒, 條, 東南西北白發中, 春夏秋冬梅蘭菊竹) and photograph them from above")
+    st.caption("Lay out the 42 kinds in five rows (萬, 筒, 條, 東南西北白發中, 春夏秋冬梅蘭菊竹) and photograph them from above; "
+               f"a set without flowers 沒有花牌: the first four rows, tiles {tileset.SHEET_WITHOUT_FLOWERS}")
     generation = st.session_state.setdefault("sheet_generation", 0)  # a set learnt empties the uploader
     source = st.radio("Sheet from", ["Upload", "Camera"], horizontal=True, label_visibility="collapsed", key="sheet_source")
     if source == "Upload":
@@ -545,10 +545,11 @@ def set_view(name: str) -> None:
         st.error(str(e))
     else:
         st.markdown(f"**{name}: {len(profile.counts())} of {len(profile.faces)} kinds 種, {len(profile.kinds)} examples 張**")
-        shown = any(k.endswith("f") for k in profile.kinds)
-        st.checkbox("No flowers in this set (136 tiles) 這副牌沒有花牌", value=not profile.flowers, key=f"no_flowers-{name}", disabled=shown,
+        shown = bool(profile.shown_flowers)
+        key = f"no_flowers-{name}-{profile.flowers}-{shown}"  # drawn again when the file says otherwise
+        st.checkbox("No flowers in this set (136 tiles) 這副牌沒有花牌", value=not profile.flowers, key=key, disabled=shown,
                     help="it was shown flowers 已學花牌" if shown else "then no tile is read as a flower 不讀作花牌",
-                    on_change=_tell_flowers, args=(name,))
+                    on_change=_tell_flowers, args=(name, key))
         for d in profile.doubts():
             st.warning(f"Doubt 疑問: {d}")
         if profile.kinds:
@@ -576,9 +577,9 @@ def _choose_set(key: str) -> None:
         st.session_state.learn_error = str(e)
 
 
-def _tell_flowers(name: str) -> None:
+def _tell_flowers(name: str, key: str) -> None:
     try:
-        tileset.tell_flowers(name, not st.session_state[f"no_flowers-{name}"])
+        tileset.tell_flowers(name, not st.session_state[key])
     except tileset.ProfileError as e:  # shown flowers or deleted meanwhile, on another device
         st.session_state.learn_error = str(e)
 

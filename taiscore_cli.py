@@ -113,7 +113,7 @@ def _learn(name: str, pairs: list[str], flowers: bool | None) -> None:
     from vision.detector import Detector
 
     if not pairs and flowers is None:
-        raise InputError(f"tileset learn {name}: name at least one PHOTO=TILES, e.g. sheet.jpg={tileset.SHEET}")
+        raise InputError(f"tileset learn {name}: name at least one PHOTO=TILES, e.g. sheet.jpg={tileset.SHEET}, or --flowers / --no-flowers")
     photos = []
     for pair in pairs:
         path, sep, tiles = pair.rpartition("=")
@@ -128,7 +128,7 @@ def _learn(name: str, pairs: list[str], flowers: bool | None) -> None:
     if flowers is not None:
         stored = stored.with_flowers(flowers)
     try:
-        learnt = tileset.learn(Detector(threads=1), stored, photos)  # one thread a network: tileset.WORKERS photos at a time, one a core
+        learnt = tileset.learn(Detector(threads=1), stored, photos) if photos else stored  # one thread a network: tileset.WORKERS photos at a time, one a core
     except tileset.CountError as e:
         raise InputError(str(e)) from None
     learnt.save()

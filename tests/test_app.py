@@ -237,7 +237,7 @@ def test_my_tiles_learns_a_sheet_and_the_active_set_is_kept_between_visits(sheet
     assert not at.exception and not at.error
     assert [s.value for s in at.success] == ["Learnt 學會 home: 42 of 42 kinds, 42 examples"]
     assert any(m.value == "**home: 42 of 42 kinds 種, 42 examples 張**" for m in at.markdown) and not at.warning
-    assert at.checkbox(key="no_flowers-home").disabled  # shown its flowers
+    assert _no_flowers(at, "home").disabled  # shown its flowers
     assert _active_choice(at).value is None  # learnt, not yet chosen
     _active_choice(at).set_value("home").run()
     again = _my_tiles(_app())  # a new visit
@@ -265,14 +265,24 @@ def test_a_sheet_showing_another_count_than_named_is_refused_and_nothing_stored(
     assert tileset.names(tmp_path / "tilesets") == []
 
 
+def _no_flowers(at: AppTest, name: str):
+    return next(c for c in at.checkbox if c.key.startswith(f"no_flowers-{name}-"))
+
+
 def test_a_set_is_told_on_its_page_that_it_has_no_flowers_and_kept_so(tmp_path):
-    tileset.empty("home").save(tmp_path / "tilesets")
+    folder = tmp_path / "tilesets"
+    tileset.empty("home").save(folder)
     at = _my_tiles(_app())
-    assert not at.checkbox(key="no_flowers-home").value and not at.checkbox(key="no_flowers-home").disabled
-    at.checkbox(key="no_flowers-home").check().run()
-    assert not at.exception and not at.error and not tileset.load("home", where=tmp_path / "tilesets").flowers
+    assert not _no_flowers(at, "home").value and not _no_flowers(at, "home").disabled
+    _no_flowers(at, "home").check().run()
+    assert not at.exception and not at.error and not tileset.load("home", where=folder).flowers
     assert any(m.value == "**home: 0 of 34 kinds 種, 0 examples 張**" for m in at.markdown)
-    assert _my_tiles(_app()).checkbox(key="no_flowers-home").value  # a new visit
+    again = _my_tiles(_app())  # a new visit
+    assert _no_flowers(again, "home").value
+    _no_flowers(again, "home").uncheck().run()
+    assert tileset.load("home", where=folder).flowers and any(m.value == "**home: 0 of 42 kinds 種, 0 examples 張**" for m in again.markdown)
+    tileset.tell_flowers("home", False, where=folder)  # told elsewhere, on the command line
+    assert _no_flowers(again.run(), "home").value
 
 
 def test_learn_without_a_photo_says_so():

@@ -515,16 +515,18 @@ def test_a_set_told_it_has_no_flowers_refuses_a_flower_and_is_kept_so(store):
     flowerless = replace(_three_kinds(readings), readers=tileset.readers_hash()).with_flowers(False)
     assert flowerless.faces == tileset.FACES[:34] and flowerless.summary()["flowers"] is False
     assert flowerless.doubts() == ["no example of " + ", ".join(tileset.FACES[3:34])]
+    row = 1 + tileset.PICTURE_LABEL  # its crops are 1 px: the picture is rows of a label and a crop
+    assert flowerless.picture().shape[0] == 4 * row and _three_kinds(readings).picture().shape[0] == 5 * row  # no empty 花 row
     with pytest.raises(tileset.ProfileError, match="'three' has no flowers: 1f is none of its tiles"):
-        flowerless.admits(["1m", "1f"])
+        flowerless.check_kinds(["1m", "1f"])
     with pytest.raises(tileset.ProfileError, match="learns faces: back is none"):
-        flowerless.admits(["back"])
+        flowerless.check_kinds(["back"])
     flowerless.save(store)
     with pytest.raises(tileset.ProfileError, match="has no flowers: 2f"):  # a correction on the Check page
         tileset.correct("three", None, np.zeros((8, 8, 3), np.uint8), (0, 0, 4, 4), "2f", 0, where=store)
     assert tileset.load("three", where=store).kinds == ("1m", "2m", "3m")  # nothing stored
     shown = replace(_three_kinds(readings), kinds=("1m", "2m", "5f"))
-    with pytest.raises(tileset.ProfileError, match=r"'three' was shown flowers \(5f\)"):
+    with pytest.raises(tileset.ProfileError, match=r"'three' was shown flowers \(5f\), so it cannot be told it has none: undo .* delete it"):
         shown.with_flowers(False)
     assert tileset.tell_flowers("three", True, where=store).flowers and tileset.load("three", where=store).flowers
     assert not tileset.tell_flowers("three", False, where=store).flowers and not tileset.load("three", where=store).flowers
@@ -549,5 +551,11 @@ def test_the_command_line_tells_a_set_it_has_no_flowers_and_refuses_then_a_flowe
     photo = ROOT / "tests" / "golden" / "faces.png"
     code, out, err = _cli(capsys, "tileset", "learn", "home", f"{photo}=1m2f")
     assert (code, out, err) == (2, "", "taiscore: tile set 'home' has no flowers: 2f is none of its tiles\n")
+    assert tileset.load("home").kinds == () and not tileset.load("home").flowers  # nothing stored
     code, out, _ = _cli(capsys, "tileset", "learn", "home", "--flowers")
     assert code == 0 and json.loads(out)["flowers"] is True
+    _stored(store, "shown", {"format": tileset.FORMAT}, kinds=np.array(["1m", "1f"]))
+    before = (store / "shown.npz").read_bytes()
+    code, out, err = _cli(capsys, "tileset", "learn", "shown", "--no-flowers")
+    assert code == 2 and out == "" and err.startswith("taiscore: tile set 'shown' was shown flowers (1f)") and err.count("\n") == 1
+    assert (store / "shown.npz").read_bytes() == before

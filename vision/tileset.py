@@ -73,8 +73,9 @@ LIKE_NONE, LIKE_FULL = 0.86, 0.88
 # A set told it has no flowers (136 tiles) takes a tile's flower reading away as far as the
 # photo is the set and the tile is like one of its examples: nothing at TILE_NONE or less
 # (the nearest example's cosine similarity), all of it at TILE_FULL or more. The felt set's
-# 1s, read as flowers, lie at 0.76-0.97 from its examples; another set's flowers at 0.39-0.87,
-# nearly all under 0.80 (models/README.md, "A set without flowers").
+# 1s, read as flowers, lie at 0.76-0.97 from its examples (median 0.83); the other Hong Kong
+# sets' flowers at 0.62-0.87 (median 0.74-0.78), rendered styles' flowers from another's
+# examples at 0.39-0.97 (median 0.59, 90th percentile 0.71; models/README.md, "A set without flowers").
 TILE_NONE, TILE_FULL = 0.75, 0.80
 # Learning finds tiles at this confidence (`tiles_in`): the face reader does not know the set
 # yet, and the player's count of the tiles must be met, or nothing is learnt.
@@ -87,6 +88,7 @@ NAME = re.compile(r"[\w-]{1,64}")
 _AGAIN = "delete it (taiscore tileset delete {}) and learn it again"  # learning into a set adds to it, so a set unfit to use goes first
 ACTIVE = "active.json"  # the app's choice of set, beside the sets
 SHEET = "123456789m123456789p123456789s1234567z12345678f"  # the standard sheet's TILES: the 42 kinds in five rows
+SHEET_WITHOUT_FLOWERS = SHEET[: SHEET.index("z") + 1]  # a set of 136 tiles: its 34 kinds in the first four rows
 _GROUP = re.compile(r"(\d+)([mpszf])")
 PICTURE_LABEL, PICTURE_GAP = 16, 8  # px: a kind's name above its examples, and a gap before the next kind
 
@@ -277,25 +279,31 @@ class Profile:
             raise ProfileError(f"tile set {self.name!r} was learnt by another version of the face reader than {faces}: {_AGAIN.format(self.name)}")
         return self
 
-    def admits(self, kinds: list[str]) -> None:
+    def check_kinds(self, kinds: list[str]) -> None:
         """ProfileError naming the first of `kinds` that is no tile of this set: no face, or a
-        flower where the set has none."""
+        flower where the set has none. Learning and teaching call it before reading a
+        photo's tiles, the slow part."""
         for kind in kinds:
             if kind not in FACES:
                 raise ProfileError(f"a tile set learns faces: {kind} is none")
             if kind not in self.faces:
                 raise ProfileError(f"tile set {self.name!r} has no flowers: {kind} is none of its tiles")
 
+    @property
+    def shown_flowers(self) -> tuple[str, ...]:
+        """The flowers among its examples' kinds, in the faces' order."""
+        return tuple(k for k in FACES[FLOWER_FACES] if k in self.kinds)
+
     def with_flowers(self, flowers: bool) -> Profile:
         """This profile of a set with flowers or (False) without; ProfileError where it was shown flowers."""
-        shown = sorted({k for k in self.kinds if k.endswith("f")}, key=FACES.index)
-        if not flowers and shown:
-            raise ProfileError(f"tile set {self.name!r} was shown flowers ({', '.join(shown)}): a set without flowers has none")
+        if not flowers and self.shown_flowers:
+            raise ProfileError(f"tile set {self.name!r} was shown flowers ({', '.join(self.shown_flowers)}), so it cannot be told it has none: "
+                               f"undo the correction that showed one, or {_AGAIN.format(self.name)}")
         return replace(self, flowers=flowers)
 
     def with_examples(self, kinds: list[str], examples: Examples) -> Profile:
-        """This profile and `examples` of `kinds`."""
-        self.admits(kinds)
+        """This profile and `examples` of `kinds`; ProfileError where one is no tile of the set (`check_kinds`)."""
+        self.check_kinds(kinds)
         features = examples.embeddings.shape[1]
         old = Examples(self.embeddings.reshape(-1, features), self.moved.reshape(-1, MOVES, features),
                        self.readings.reshape(-1, len(FACES)), self.crops.reshape(-1, *examples.crops.shape[1:]))
@@ -317,13 +325,13 @@ class Profile:
 
     def picture(self, per_kind: int = 3) -> np.ndarray:
         """What was learnt, RGB, laid out as the sheet is: a row per suit (萬 筒 條, the
-        honours, the flowers), a cell per kind with its name above its first `per_kind`
+        honours, the flowers where the set has them), a cell per kind with its name above its first `per_kind`
         examples side by side, as the face reader saw them; a kind without one, blank."""
         if not self.kinds:
             return np.zeros((0, 0, 3), np.uint8)
         size = self.crops.shape[1]
         cell_w, cell_h = size * per_kind + PICTURE_GAP, size + PICTURE_LABEL
-        rows = [[k for k in FACES if k.endswith(suit)] for suit in "mpszf"]
+        rows = [row for suit in "mpszf" if (row := [k for k in self.faces if k.endswith(suit)])]
         out = np.full((cell_h * len(rows), cell_w * max(map(len, rows)), 3), 255, np.uint8)
         for r, row in enumerate(rows):
             for c, kind in enumerate(row):
@@ -433,9 +441,11 @@ def load(name: str, faces: Path = DEFAULT_FACES, where: Path | None = None) -> P
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: {e}") from None
     if older:
         raise ProfileError(f"tile set {name!r} was learnt by an older taiscore, which kept less of its examples: {_AGAIN.format(name)}")
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("name") != name or not isinstance(meta.get("flowers", True), bool):
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("name") != name:
         raise ProfileError(f"tile set {name!r} ({path}) is corrupt: not a taiscore tile-set file of format {FORMAT}")
     flowers = meta.get("flowers", True)  # a set stored before a set could be told it has none has them
+    if not isinstance(flowers, bool):
+        raise ProfileError(f"tile set {name!r} ({path}) is corrupt: whether it has flowers is {flowers!r}, not true or false")
     shapes = embeddings.ndim == 2 and crops.ndim == 4 and crops.dtype == np.uint8 and len(embeddings) == len(crops) == len(kinds)
     shapes = shapes and moved.shape == (len(kinds), MOVES, embeddings.shape[1]) and bool(np.isfinite(moved).all())
     read = readings.shape == (len(kinds), len(FACES)) and bool(np.isfinite(readings).all()) and bool(((readings >= 0) & (readings <= 1)).all())
@@ -516,9 +526,9 @@ def learn(detector, profile: Profile, photos: list[tuple[str, np.ndarray, str]],
     too (`Examples.read`). A photo whose tile count differs from its TILES raises
     CountError naming it (the first such in `photos`) and the tiles found in each of
     its rows, and nothing is learnt from any photo; so does a flower named for a set
-    without flowers (ProfileError, `Profile.admits`)."""
+    without flowers (ProfileError, `Profile.check_kinds`)."""
     named = [kinds_of(tiles) for _, _, tiles in photos]
-    profile.admits([k for kinds in named for k in kinds])
+    profile.check_kinds([k for kinds in named for k in kinds])
     with ThreadPoolExecutor(max(workers, 1)) as pool:
         found = list(pool.map(lambda photo, kinds: tiles_in(detector, photo[1], len(kinds)), photos, named))
     for (photo, _, _), boxes, kinds in zip(photos, found, named):
@@ -564,7 +574,7 @@ def teach(profile: Profile, detector, img: np.ndarray, boxes: np.ndarray, kinds:
     """`profile` with the tiles at `boxes` (x1, y1, x2, y2 in the BGR `img`) added as
     examples of `kinds`, as `detector`'s general readers read them (`Detector.general`)
     and with their boxes moved (`Examples.read`): a correction in the app adds its tile so."""
-    profile.admits(kinds)
+    profile.check_kinds(kinds)
     return profile.with_examples(list(kinds), Examples.read(detector, img, boxes))
 
 
@@ -591,6 +601,7 @@ def correct(name: str, detector, img: np.ndarray, box, kind: str, tile: int, las
     replaces the example the first added (`last`), while it is still the set's last: a
     mistaken tap leaves no wrong example behind."""
     profile = load(name, faces, where)
+    profile.check_kinds([kind])  # refused before the last example is taken away for it
     if last is not None and last.tile == tile and last.name == name and _is_last(profile, last):
         profile = profile.without_last()
     profile = teach(profile, detector, img, np.array([box], float), [kind])

@@ -169,7 +169,7 @@ def unseen_real_set(train: Path, valid: Path) -> None:
     examples = _examples(train)
     photos = [(load(f), f) for f in image_files(valid)]
     taught = {group: {k: _taught(reader, f"{group}-{k}", examples[group], k) for k in PER_KIND[:2]} for group in SETS}
-    told = {group: {k: p.with_flowers(False) for k, p in taught[group].items()} for group in SETS if not any(k.endswith("f") for k in examples[group])}
+    told = {group: {k: p.with_flowers(False) for k, p in taught[group].items()} for group in SETS if not taught[group][1].shown_flowers}
     readings = []
     for i, group in enumerate(SETS):
         own, other = [(img, f) for img, f in photos if set_of(f.name) == group], [*SETS][(i + 1) % len(SETS)]
@@ -223,13 +223,13 @@ def main(argv: list[str] | None = None) -> None:
         flowerless = tileset.empty(style).with_flowers(False)
         for seed in SHEET_SEEDS:
             try:
-                profiles[style]["no flowers"] = tileset.learn(learner, flowerless, [("sheet", render_sheet(art, seed, rows=ROWS[:4]), "".join(ROWS[:4]))])
+                profiles[style]["no flowers"] = tileset.learn(learner, flowerless, [("sheet", render_sheet(art, seed, rows=ROWS[:4]), tileset.SHEET_WITHOUT_FLOWERS)])
                 break
             except tileset.CountError:
                 continue
     styles = list(faces)
     print(f"{args.hands} rendered hands per style; tiles read right / photos entirely right")
-    print(f"{'style':16} {'sheets refused':>14} {'no profile':>13} {'1 per kind':>13} {'3 per kind':>13} {'another set':>13} {'another, no 花':>13}")
+    print(f"{'style':16} {'sheets refused':>14} {'no profile':>13} {'1 per kind':>13} {'3 per kind':>13} {'another set':>13} {'another, no flowers':>19}")
     for i, style in enumerate(styles):
         other = profiles[styles[(i + 1) % len(styles)]]
         readings = {"none": None, **{n: p for n, p in profiles[style].items()}, "other": other.get(1), "other without flowers": other.get("no flowers")}
@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> None:
             counts = [_right(reader, render({style: faces[style]}, HAND_SEED + n)) for n in range(args.hands)]
             right, total = sum(c[0] for c in counts), sum(c[1] for c in counts)
             cells.append(f"{right / total:.3f} / {np.mean([c[2] for c in counts]):.2f}")
-        print(f"{style:16} {refused[style]:>14} " + " ".join(f"{c:>13}" for c in cells), flush=True)
+        print(f"{style:16} {refused[style]:>14} " + " ".join(f"{c:>13}" for c in cells[:-1]) + f" {cells[-1]:>19}", flush=True)
     reader.tileset = None
     sheet = next(found[0] for found in sheets.values() if found)
     start = time.perf_counter()
