@@ -477,15 +477,18 @@ def my_tiles_page() -> None:
     st.caption(f"Tile sets 牌組: {tileset.folder()}")
     st.subheader("Teach a set 教我的牌")
     st.caption("Lay out the 42 kinds in five rows (萬, 筒, 條, 東南西北白發中, 春夏秋冬梅蘭菊竹) and photograph them from above; "
-               f"a set without flowers 沒有花牌: the first four rows, tiles {tileset.SHEET_WITHOUT_FLOWERS}")
+               "a set without flowers 沒有花牌: the first four rows")
     generation = st.session_state.setdefault("sheet_generation", 0)  # a set learnt empties the uploader
     source = st.radio("Sheet from", ["Upload", "Camera"], horizontal=True, label_visibility="collapsed", key="sheet_source")
     if source == "Upload":
         st.file_uploader(f"Photo of the sheet 相片 ({LIMITS})", type=PHOTO_TYPES, key=f"sheet_upload-{generation}")
     else:
         st.camera_input("Take a photo of the sheet 拍照", key=f"sheet_camera-{generation}")
+    st.checkbox("No flowers in this set (136 tiles) 這副牌沒有花牌", key="sheet_no_flowers", on_change=_sheet_rows,
+                help="four rows, no 春夏秋冬梅蘭菊竹: then no tile is read as a flower 不讀作花牌")
     c1, c2 = st.columns([3, 1])
-    c1.text_input("Tiles in the photo 牌 (rows top to bottom, each left to right)", value=tileset.SHEET, key="sheet_tiles")
+    st.session_state.setdefault("sheet_tiles", tileset.SHEET)  # set here, not as the widget's value: the box above changes it
+    c1.text_input("Tiles in the photo 牌 (rows top to bottom, each left to right)", key="sheet_tiles")
     c2.text_input("Set name 牌組名", value="home", key="set_name")
     st.button("Learn 學習", key="learn_sheet", on_click=_learn_sheet)
     s = st.session_state
@@ -494,6 +497,12 @@ def my_tiles_page() -> None:
     if s.get("learn_note"):
         st.success(s.pop("learn_note"))
     sets_section()
+
+
+def _sheet_rows() -> None:
+    """The sheet's tiles as a set with or without flowers lays them out."""
+    s = st.session_state
+    s.sheet_tiles = tileset.SHEET_WITHOUT_FLOWERS if s.sheet_no_flowers else tileset.SHEET
 
 
 def _learn_sheet() -> None:
@@ -510,6 +519,8 @@ def _learn_sheet() -> None:
         img = load(upload.getvalue(), upload.name)
         tileset.kinds_of(s.sheet_tiles)
         stored = tileset.load(name) if name in tileset.names() else tileset.empty(name)
+        if s.sheet_no_flowers:
+            stored = stored.with_flowers(False)
         learnt = tileset.learn(detector(), stored, [(upload.name, img, s.sheet_tiles)])
     except ValueError as e:  # a photo, a TILES string, a name or a count refused: each says why
         s.learn_error = f"Nothing learnt 未學習: {e}"

@@ -41,12 +41,13 @@ SHEET_STYLE = "lietxia"  # an art style the readers never saw (held out when the
 SHEET_SEED = 2  # a sheet whose 42 tiles the shipped detector finds (of some it finds 40 or 41)
 
 
-def render_sheet_photo(out: Path) -> Path:
-    """The standard sheet of 42 kinds (datasets/sheet.py) in `SHEET_STYLE`, as a player photographs it."""
+def render_sheet_photo(out: Path, flowers: bool = True) -> Path:
+    """The standard sheet of 42 kinds (datasets/sheet.py) in `SHEET_STYLE`, as a player
+    photographs it; without `flowers`, its first four rows, as a set of 136 tiles lays them."""
     from datasets.faces import build
-    from datasets.sheet import render_sheet
+    from datasets.sheet import ROWS, render_sheet
 
     faces = build([SHEET_STYLE]).get(SHEET_STYLE, {})
     assert len(faces) == 42, "../shared/art and rsvg-convert are needed"
-    cv2.imwrite(str(out), render_sheet(faces, SHEET_SEED))
+    cv2.imwrite(str(out), render_sheet(faces, SHEET_SEED, rows=ROWS if flowers else ROWS[:4]))
     return out

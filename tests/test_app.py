@@ -285,6 +285,21 @@ def test_a_set_is_told_on_its_page_that_it_has_no_flowers_and_kept_so(tmp_path):
     assert _no_flowers(again.run(), "home").value
 
 
+@pytest.mark.shared("art")
+def test_a_set_without_flowers_lays_out_four_rows_and_is_learnt_so(tmp_path):
+    at = _my_tiles(_app())
+    at.checkbox(key="sheet_no_flowers").check().run()
+    assert at.text_input(key="sheet_tiles").value == SHEET[: SHEET.index("z") + 1]  # the first four rows
+    four_rows = render_sheet_photo(tmp_path / "sheet34.png", flowers=False).read_bytes()
+    at.file_uploader(key=f"sheet_upload-{at.session_state.sheet_generation}").set_value(("sheet34.png", four_rows, "image/png")).run()
+    at = at.button(key="learn_sheet").click().run()
+    assert not at.exception and not at.error
+    assert [s.value for s in at.success] == ["Learnt 學會 home: 34 of 34 kinds, 34 examples"]
+    assert not tileset.load("home", where=tmp_path / "tilesets").flowers and _no_flowers(at, "home").value
+    at.checkbox(key="sheet_no_flowers").uncheck().run()
+    assert at.text_input(key="sheet_tiles").value == SHEET
+
+
 def test_learn_without_a_photo_says_so():
     at = _my_tiles(_app()).button(key="learn_sheet").click().run()
     assert [e.value for e in at.error] == ["Nothing learnt 未學習: take or upload a photo of the sheet first"]
