@@ -139,11 +139,15 @@ def _forget_photo() -> None:
 def _reader():
     """The detector, reading with the active tile set if there is one; a set that cannot
     be used is named, and the photo read without it."""
+    s = st.session_state
+    s.read_with = None
     try:
-        return detector().with_tileset(tileset.active_profile())
+        reader = detector().with_tileset(tileset.active_profile())
     except tileset.ProfileError as e:
         st.warning(f"Read without your tile set 未用我的牌: {e}")
         return detector()
+    s.read_with = None if reader.tileset is None else reader.tileset.name
+    return reader
 
 
 def manual_section() -> None:
@@ -181,6 +185,8 @@ def correction_section() -> None:
     st.caption("Tap a tile to fix it 點一張牌修改 · boxes by group: green 手牌 concealed, red 胡牌 winning, "
                "purple 花 flowers, grey 不算 not this hand, other colours 副露 melds · dashed with ? : low confidence")
     if "photo" in st.session_state:
+        if st.session_state.get("read_with"):
+            st.caption(f"Read with your tile set {st.session_state.read_with} 使用我的牌 (change it on My tiles 我的牌)")
         if not corr.tiles:
             st.warning("No tile found in this photo 相片中未見牌: photograph the hand from above and closer, or type it below")
         view = overlay.photo(st.session_state.photo, corr, selected if isinstance(selected, int) else None)
@@ -484,8 +490,8 @@ def my_tiles_page() -> None:
         st.file_uploader(f"Photo of the sheet 相片 ({LIMITS})", type=PHOTO_TYPES, key=f"sheet_upload-{generation}")
     else:
         st.camera_input("Take a photo of the sheet 拍照", key=f"sheet_camera-{generation}")
-    st.checkbox("No flowers in this set (136 tiles) 這副牌沒有花牌", key="sheet_no_flowers", on_change=_sheet_rows,
-                help="four rows, no 春夏秋冬梅蘭菊竹: then no tile is read as a flower 不讀作花牌")
+    st.checkbox("A set without flowers: four rows 沒有花牌 (四行)", key="sheet_no_flowers", on_change=_sheet_rows,
+                help="a set of 136 tiles, no 春夏秋冬梅蘭菊竹: the set learnt is told so, and no tile is read as a flower 不讀作花牌")
     c1, c2 = st.columns([3, 1])
     st.session_state.setdefault("sheet_tiles", tileset.SHEET)  # set here, not as the widget's value: the box above changes it
     c1.text_input("Tiles in the photo 牌 (rows top to bottom, each left to right)", key="sheet_tiles")
@@ -558,8 +564,8 @@ def set_view(name: str) -> None:
         st.markdown(f"**{name}: {len(profile.counts())} of {len(profile.faces)} kinds 種, {len(profile.kinds)} examples 張**")
         shown = bool(profile.shown_flowers)
         key = f"no_flowers-{name}-{profile.flowers}-{shown}"  # drawn again when the file says otherwise
-        st.checkbox("No flowers in this set (136 tiles) 這副牌沒有花牌", value=not profile.flowers, key=key, disabled=shown,
-                    help="it was shown flowers 已學花牌" if shown else "then no tile is read as a flower 不讀作花牌",
+        st.checkbox("No flowers 沒有花牌", value=not profile.flowers, key=key, disabled=shown,
+                    help="it was shown flowers 已學花牌" if shown else "a set of 136 tiles: then no tile is read as a flower 不讀作花牌",
                     on_change=_tell_flowers, args=(name, key))
         for d in profile.doubts():
             st.warning(f"Doubt 疑問: {d}")

@@ -331,6 +331,16 @@ def test_a_corrupt_active_set_is_named_on_both_pages_and_the_photo_read_without_
     assert not at.exception
     assert any(w.value.startswith("Read without your tile set 未用我的牌: tile set 'home'") for w in at.warning)
     assert at.session_state.correction.tiles  # read all the same
+    assert not any(c.value.startswith("Read with your tile set") for c in at.caption)
+
+
+def test_the_check_says_which_tile_set_read_the_photo(tmp_path):
+    folder = tmp_path / "tilesets"
+    tileset.empty("home").save(folder)
+    tileset.choose("home", folder)
+    at = _app()
+    at.file_uploader[0].set_value(("faces.png", (ROOT / "tests" / "golden" / "faces.png").read_bytes(), "image/png")).run()
+    assert not at.exception and "Read with your tile set home 使用我的牌 (change it on My tiles 我的牌)" in [c.value for c in at.caption]
 
 
 def test_a_photo_with_no_tile_says_so_and_leaves_no_hand_for_the_ledger():

@@ -287,7 +287,8 @@ class Profile:
             if kind not in FACES:
                 raise ProfileError(f"a tile set learns faces: {kind} is none")
             if kind not in self.faces:
-                raise ProfileError(f"tile set {self.name!r} has no flowers: {kind} is none of its tiles")
+                raise ProfileError(f"tile set {self.name!r} was told it has no flowers, so {kind} is none of its tiles: to teach one, tell it it has "
+                                   f"them first (its box on My tiles, or taiscore tileset learn {self.name} --flowers)")
 
     @property
     def shown_flowers(self) -> tuple[str, ...]:
@@ -298,7 +299,7 @@ class Profile:
         """This profile of a set with flowers or (False) without; ProfileError where it was shown flowers."""
         if not flowers and self.shown_flowers:
             raise ProfileError(f"tile set {self.name!r} was shown flowers ({', '.join(self.shown_flowers)}), so it cannot be told it has none: "
-                               f"undo the correction that showed one, or {_AGAIN.format(self.name)}")
+                               f"undo the correction that showed one, or delete the set (on My tiles, or taiscore tileset delete {self.name}) and learn it again")
         return replace(self, flowers=flowers)
 
     def with_examples(self, kinds: list[str], examples: Examples) -> Profile:
