@@ -186,7 +186,7 @@ def correction_section() -> None:
                "purple 花 flowers, grey 不算 not this hand, other colours 副露 melds · dashed with ? : low confidence")
     if "photo" in st.session_state:
         if st.session_state.get("read_with"):
-            st.caption(f"Read with your tile set {st.session_state.read_with} 使用我的牌 (change it on My tiles 我的牌)")
+            st.caption(f"Read with your tile set {st.session_state.read_with} 使用我的牌組 (chosen on My tiles)")
         if not corr.tiles:
             st.warning("No tile found in this photo 相片中未見牌: photograph the hand from above and closer, or type it below")
         view = overlay.photo(st.session_state.photo, corr, selected if isinstance(selected, int) else None)

@@ -340,7 +340,7 @@ def test_the_check_says_which_tile_set_read_the_photo(tmp_path):
     tileset.choose("home", folder)
     at = _app()
     at.file_uploader[0].set_value(("faces.png", (ROOT / "tests" / "golden" / "faces.png").read_bytes(), "image/png")).run()
-    assert not at.exception and "Read with your tile set home 使用我的牌 (change it on My tiles 我的牌)" in [c.value for c in at.caption]
+    assert not at.exception and "Read with your tile set home 使用我的牌組 (chosen on My tiles)" in [c.value for c in at.caption]
 
 
 def test_a_photo_with_no_tile_says_so_and_leaves_no_hand_for_the_ledger():
