@@ -490,19 +490,36 @@ def my_tiles_page() -> None:
         st.file_uploader(f"Photo of the sheet 相片 ({LIMITS})", type=PHOTO_TYPES, key=f"sheet_upload-{generation}")
     else:
         st.camera_input("Take a photo of the sheet 拍照", key=f"sheet_camera-{generation}")
+    s = st.session_state
+    if "sheet_no_flowers" not in s:  # a visit: the form as the set named lays out its sheet
+        s.setdefault("set_name", "home")
+        s.sheet_no_flowers, s.sheet_tiles = False, tileset.SHEET
+        _sheet_of_set()
     st.checkbox("A set without flowers: four rows 沒有花牌 (四行)", key="sheet_no_flowers", on_change=_sheet_rows,
                 help="a set of 136 tiles, no 春夏秋冬梅蘭菊竹: the set learnt is told so, and no tile is read as a flower 不讀作花牌")
-    c1, c2 = st.columns([3, 1])
-    st.session_state.setdefault("sheet_tiles", tileset.SHEET)  # set here, not as the widget's value: the box above changes it
+    c1, c2 = st.columns([3, 1])  # their values set in session state, not as the widgets' own: the box and the name change them
     c1.text_input("Tiles in the photo 牌 (rows top to bottom, each left to right)", key="sheet_tiles")
-    c2.text_input("Set name 牌組名", value="home", key="set_name")
+    c2.text_input("Set name 牌組名", key="set_name", on_change=_sheet_of_set)
     st.button("Learn 學習", key="learn_sheet", on_click=_learn_sheet)
-    s = st.session_state
     if s.get("learn_error"):
         st.error(s.pop("learn_error"))
     if s.get("learn_note"):
         st.success(s.pop("learn_note"))
     sets_section()
+
+
+def _sheet_of_set() -> None:
+    """A stored set named: the box and the sheet's tiles as that set lays them out, with
+    its flowers or without; another name leaves them as they are."""
+    s = st.session_state
+    name = s.set_name.strip()
+    try:
+        flowers = tileset.load(name).flowers if name in tileset.names() else None
+    except tileset.ProfileError:  # named on its entry below
+        return
+    if flowers is not None:
+        s.sheet_no_flowers = not flowers
+        _sheet_rows()
 
 
 def _sheet_rows() -> None:

@@ -300,6 +300,19 @@ def test_a_set_without_flowers_lays_out_four_rows_and_is_learnt_so(tmp_path):
     assert at.text_input(key="sheet_tiles").value == SHEET
 
 
+def test_the_teaching_form_lays_out_the_sheet_as_the_set_named_has_it(tmp_path):
+    folder = tmp_path / "tilesets"
+    tileset.empty("home").with_flowers(False).save(folder)
+    tileset.empty("club").save(folder)
+    at = _my_tiles(_app())  # a visit: "home", the name first shown, has no flowers
+    assert at.checkbox(key="sheet_no_flowers").value and at.text_input(key="sheet_tiles").value == SHEET[: SHEET.index("z") + 1]
+    at.text_input(key="set_name").input("club").run()
+    assert not at.checkbox(key="sheet_no_flowers").value and at.text_input(key="sheet_tiles").value == SHEET
+    at.text_input(key="set_name").input("new-set").run()  # no such set yet: the form as it was
+    assert not at.checkbox(key="sheet_no_flowers").value and at.text_input(key="sheet_tiles").value == SHEET
+    assert not at.exception
+
+
 def test_learn_without_a_photo_says_so():
     at = _my_tiles(_app()).button(key="learn_sheet").click().run()
     assert [e.value for e in at.error] == ["Nothing learnt 未學習: take or upload a photo of the sheet first"]
