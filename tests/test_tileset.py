@@ -475,10 +475,10 @@ def test_another_sets_photo_keeps_its_general_reading_and_a_photo_is_judged_by_i
     unlike = np.array([_unit_towards(0, tileset.LIKE_NONE - 0.05)] * 3)  # another set's 1m: nearer the 1m example than any other, yet not this set
     assert np.array_equal(profile.reread(readings, unlike, np.ones(3, bool)), readings)
     half = (tileset.LIKE_NONE + tileset.LIKE_FULL) / 2
-    assert profile.likeness(np.array([_unit_towards(0, half)] * 3)) == pytest.approx(0.5)
+    assert profile.likeness(profile.nearest(np.array([_unit_towards(0, half)] * 3))) == pytest.approx(0.5)
     alike, other = _unit_towards(0, 1.0), _unit_towards(1, 0.0)
-    assert profile.likeness(np.array([alike, alike, other])) == 1.0
-    assert profile.likeness(np.array([alike, other, other])) == 0.0
+    assert profile.likeness(profile.nearest(np.array([alike, alike, other]))) == 1.0
+    assert profile.likeness(profile.nearest(np.array([alike, other, other]))) == 0.0
 
 
 def test_a_set_without_flowers_reads_a_tile_like_its_examples_as_one_of_its_kinds_never_a_flower():
@@ -503,11 +503,11 @@ def test_a_set_without_flowers_leaves_a_flower_unlike_its_examples_and_another_s
     unlike = np.array([_unit_towards(0, tileset.TILE_NONE - 0.05), np.eye(8)[1], np.eye(8)[2]])
     assert tileset.FACES[int(flowerless.reread(probs, unlike, np.ones(3, bool))[0].argmax())] == "1f"
     half = np.array([_unit_towards(0, (tileset.TILE_NONE + tileset.TILE_FULL) / 2), np.eye(8)[1], np.eye(8)[2]])
-    assert flowerless.without_flowers(probs, half, 1.0)[0, tileset.FACES.index("1f")] == pytest.approx(0.45 / 0.55)
+    assert flowerless.without_flowers(probs, flowerless.nearest(half), 1.0)[0, tileset.FACES.index("1f")] == pytest.approx(0.45 / 0.55)
     other_set = np.array([_unit_towards(0, tileset.LIKE_NONE - 0.05)] * 3)
     assert np.array_equal(flowerless.reread(probs, other_set, np.ones(3, bool)), probs)
     only_flowers = np.array([_reading({"1f": 1.0})])
-    assert np.array_equal(flowerless.without_flowers(only_flowers, np.eye(8)[[0]], 1.0), only_flowers)
+    assert np.array_equal(flowerless.without_flowers(only_flowers, flowerless.nearest(np.eye(8)[[0]]), 1.0), only_flowers)
 
 
 def test_a_set_told_it_has_no_flowers_refuses_a_flower_and_is_kept_so(store):

@@ -355,34 +355,37 @@ class Profile:
         if not face_up.any() or not self.kinds:
             return probs
         unit = _unit(embedded)
-        weight = self.likeness(unit[face_up])
+        nearest = self.nearest(unit)  # once a photo: the gate and a set without flowers both weigh it
+        weight = self.likeness(nearest[face_up])
         if weight == 0:
             return probs
         covered = self.correction.covered
         out = probs.copy()
         out[:, covered] = (1 - weight) * probs[:, covered] + weight * self.correction.read(probs, unit)
-        return out if self.flowers else self.without_flowers(out, unit, weight)
+        return out if self.flowers else self.without_flowers(out, nearest, weight)
 
-    def without_flowers(self, probs: np.ndarray, unit: np.ndarray, weight: float) -> np.ndarray:
+    def nearest(self, unit: np.ndarray) -> np.ndarray:
+        """Each tile's cosine similarity to its nearest example, the tiles' unit embeddings `unit`."""
+        return (unit @ self.embeddings.T).max(1)
+
+    def without_flowers(self, probs: np.ndarray, nearest: np.ndarray, weight: float) -> np.ndarray:
         """`probs` with each tile's flower share taken away as far as the photo is this set
-        (`weight`) and the tile, its unit embedding in `unit`, is like one of its examples
-        (`TILE_NONE` to `TILE_FULL`), the rest scaled back up to 1. A tile unlike them all
+        (`weight`) and the tile is like one of its examples (its `nearest` similarity,
+        `TILE_NONE` to `TILE_FULL`), the rest scaled back up to 1. A tile unlike them all
         keeps its flowers: another set that looks like this one may have them, and a
         look-alike set's flower is no nearer this set's examples than that."""
-        nearest = (unit @ self.embeddings.T).max(1)
         gone = weight * np.clip((nearest - TILE_NONE) / (TILE_FULL - TILE_NONE), 0, 1)
         out = probs.copy()
         out[:, FLOWER_FACES] *= (1 - gone)[:, None]
         kept = out.sum(1, keepdims=True)
         return np.where(kept > 0, out / np.maximum(kept, 1e-30), probs)  # a tile read as nothing but flowers keeps its reading
 
-    def likeness(self, unit: np.ndarray) -> float:
-        """How far a photo whose tiles' unit embeddings are `unit` is this set: the median
-        over them of the nearest example's cosine similarity, 0 at `LIKE_NONE` or less,
-        1 at `LIKE_FULL` or more. Another set's tiles look like a profile's examples too,
-        a few of them as much as its own; a photo's tiles together tell the sets apart."""
-        nearest = float(np.median((unit @ self.embeddings.T).max(1)))
-        return float(np.clip((nearest - LIKE_NONE) / (LIKE_FULL - LIKE_NONE), 0, 1))
+    def likeness(self, nearest: np.ndarray) -> float:
+        """How far a photo whose tiles lie `nearest` (`Profile.nearest`) from this set's
+        examples is this set: their median, 0 at `LIKE_NONE` or less, 1 at `LIKE_FULL` or
+        more. Another set's tiles look like a profile's examples too, a few of them as
+        much as its own; a photo's tiles together tell the sets apart."""
+        return float(np.clip((float(np.median(nearest)) - LIKE_NONE) / (LIKE_FULL - LIKE_NONE), 0, 1))
 
     def save(self, where: Path | None = None) -> Path:
         """Written whole to a temporary file, then moved over the old one."""
