@@ -99,6 +99,28 @@ def test_a_held_out_style_reads_better_with_its_profile_and_no_worse_with_anothe
 
 
 @pytest.mark.shared("art")
+def test_the_measurement_reads_each_photo_once_and_as_the_plain_detector_with_any_profile(art, learner, profile, monkeypatch):
+    """`profiles --unseen-real-set` and `--hands` read each photo with a dozen profiles:
+    what they print must be what a player's detector reads."""
+    from datasets.scene import render
+    from vision import reread
+    from vision.training.profiles import remembering
+
+    photos = [render({HELD_OUT: art[HELD_OUT]}, seed).image for seed in HANDS[:3]]
+    general, reads = reread.read, []
+    monkeypatch.setattr(reread, "read", lambda *a, **k: reads.append(1) or general(*a, **k))
+    remembers = remembering()
+    for chosen in (None, profile, None):
+        for img in photos:
+            assert remembers.with_tileset(chosen).detect(img) == learner.with_tileset(chosen).detect(img)
+    plain = len(reads)
+    reads.clear()
+    for img in photos:
+        remembers.with_tileset(profile).detect(img)
+    assert plain and not reads
+
+
+@pytest.mark.shared("art")
 def test_a_kind_the_profile_lacks_keeps_the_general_readers_probability(profile):
     keep = [i for i, k in enumerate(profile.kinds) if k != "5z"]
     lacking = tileset.Profile("x", tuple(profile.kinds[i] for i in keep), profile.embeddings[keep], profile.moved[keep], profile.readings[keep], profile.crops[keep], profile.readers)

@@ -73,13 +73,18 @@ def reread(
     tileset: Profile | None = None,
     characters: CharacterReader | None = None,
 ) -> Detections:
-    """The tiles of `found` as the readers read them (`read`): a face-up tile takes the
-    face they read and P(tile here) x P(face) (with a tile-set profile, P(face) the surer
-    of its reading and the general one's), a tile face down keeps the detector's score.
-    Every tile found stays: where the tiles are is the detector's call, which tile the
-    readers', and a tile they cannot read is one to check (a low confidence), not to
-    lose."""
+    """The tiles of `found` as the readers read them (`read`), named so (`named_by`)."""
     reading = read(img, found, faces, flowers, config, characters, embed=tileset is not None)
+    return named_by(found, reading, img.shape, config, tileset)
+
+
+def named_by(found: Detections, reading: Reading, shape: tuple[int, ...], config: Thresholds, tileset: Profile | None = None) -> Detections:
+    """The tiles of `found`, in a photo of `shape`, named by the general readers'
+    `reading` of them: a face-up tile takes the face they read and P(tile here) x P(face)
+    (with a tile-set profile, P(face) the surer of its reading and the general one's), a
+    tile face down keeps the detector's score. Every tile found stays: where the tiles are
+    is the detector's call, which tile the readers', and a tile they cannot read is one to
+    check (a low confidence), not to lose. Only this part depends on the profile."""
     probs = reading.probs
     face_conf = probs.max(1)
     if tileset is not None:  # it may make a tile surer, never drop one
@@ -87,7 +92,7 @@ def reread(
         face_conf = np.maximum(face_conf, probs.max(1))
     classes = np.where(reading.face_up, probs.argmax(1), BACK)
     scores = np.where(reading.face_up, found.scores * face_conf, found.scores)
-    h, w = img.shape[:2]
+    h, w = shape[:2]
     return Detections(blend(found.boxes, reading.seen, config.reader_box_share), scores, classes).clipped(w, h)
 
 
