@@ -588,7 +588,7 @@ def set_view(name: str) -> None:
             st.warning(f"Doubt 疑問: {d}")
         if profile.kinds:
             picture = profile.picture(per_kind=min(max(profile.counts().values()), 3))
-            st.image(picture, caption="Rows 萬 筒 條 字 花 as on the sheet; each kind's first examples side by side, blank where none",
+            st.image(picture, caption="萬 筒 條 字 花 in the sheet's order; each kind's first examples side by side, blank where none",
                      width="content")  # its own width, narrowed to a phone's
     if st.session_state.get("deleting_set") != name:
         st.button(f"Delete {name} 刪除", key=f"delete_set-{name}", on_click=_ask_delete, args=(name,))

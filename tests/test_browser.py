@@ -299,7 +299,7 @@ def test_a_player_teaches_their_set_and_a_correction_teaches_it_more_with_an_und
     assert picture.evaluate("e => [e.naturalWidth, e.naturalHeight]") == [9 * cell, 5 * row]  # laid out as the sheet, each kind's one example
     _learn(page, sheet, "213456789m" + SHEET[10:], name, f"Learnt 學會 {name}: 42 of 42 kinds, 84 examples")  # 1m and 2m swapped
     mine.get_by_text("Doubt 疑問: example 2 of 1m looks more like 2m than like the other 1m").wait_for()
-    assert picture.evaluate("e => [e.naturalWidth, e.naturalHeight]") == [9 * (cell + 64), 5 * row]  # each kind's two side by side
+    assert picture.evaluate("e => [e.naturalWidth, e.naturalHeight]") == [5 * (cell + 64), 10 * row]  # each kind's two side by side, five kinds a line
     wide = "document.scrollingElement.scrollWidth <= window.innerWidth && [...document.querySelectorAll('img')].every(e => e.getBoundingClientRect().right <= window.innerWidth + 1)"
     assert page.evaluate(f"() => {wide}"), "the tab reads on the screen without scrolling sideways"
 

@@ -68,10 +68,12 @@ def test_a_sheet_teaches_every_kind_once_and_shows_each_kinds_examples(profile):
     assert profile.moved.shape == (42, tileset.MOVES, profile.embeddings.shape[1])
     assert np.linalg.norm(profile.moved, axis=2) == pytest.approx(np.ones((42, tileset.MOVES)), abs=1e-5)
     assert profile.crops.shape == (42, 64, 64, 3)
-    picture = profile.picture(per_kind=2)  # the sheet's five rows, nine kinds at most, each with its name above
-    assert picture.shape == (5 * (64 + tileset.PICTURE_LABEL), 9 * (2 * 64 + tileset.PICTURE_GAP), 3)
+    row = 64 + tileset.PICTURE_LABEL
+    assert profile.picture(per_kind=1).shape == (5 * row, 9 * (64 + tileset.PICTURE_GAP), 3)  # the sheet's five rows, each kind's name above it
+    picture = profile.picture(per_kind=2)  # each suit in lines of five kinds: about as wide as one example a kind
+    assert picture.shape == (10 * row, 5 * (2 * 64 + tileset.PICTURE_GAP), 3)
     first_5z = profile.crops[profile.kinds.index("5z")]
-    top, left = 3 * (64 + tileset.PICTURE_LABEL) + tileset.PICTURE_LABEL, 4 * (2 * 64 + tileset.PICTURE_GAP)
+    top, left = 6 * row + tileset.PICTURE_LABEL, 4 * (2 * 64 + tileset.PICTURE_GAP)  # 1z-5z: the seventh line
     assert np.array_equal(picture[top : top + 64, left : left + 64], first_5z)
 
 
@@ -321,7 +323,7 @@ def test_an_example_is_learnt_from_again_with_its_box_moved_and_scaled_about_its
     size, centre = first[:, 2:] - first[:, :2], (first[:, :2] + first[:, 2:]) / 2
     assert size == pytest.approx(np.array([40.0, 60]) * tileset.MOVED[:, 2:])
     assert centre == pytest.approx(np.array([120.0, 230]) + tileset.MOVED[:, :2] * [40, 60])
-    assert np.abs(tileset.MOVED[:, :2]).max() <= tileset.MOVE and np.abs(tileset.MOVED[:, 2] - 1).max() <= tileset.SCALED
+    assert np.abs(tileset.MOVED[:, :2]).max() <= tileset.MOVE and np.abs(tileset.MOVED[:, 2] - 1).max() <= tileset.RESIZE
     assert np.array_equal(tileset.moved_boxes(np.array([[0.0, 0, 10, 10]])), moved[tileset.MOVES :])
 
 
@@ -538,7 +540,7 @@ def test_a_set_told_it_has_no_flowers_refuses_a_flower_and_is_kept_so(store):
     assert flowerless.faces == tileset.FACES[:34] and flowerless.summary()["flowers"] is False
     assert flowerless.doubts() == ["no example of " + ", ".join(tileset.FACES[3:34])]
     row = 1 + tileset.PICTURE_LABEL  # its crops are 1 px: the picture is rows of a label and a crop
-    assert flowerless.picture().shape[0] == 4 * row and _three_kinds(readings).picture().shape[0] == 5 * row  # no empty 花 row
+    assert flowerless.picture(1).shape[0] == 4 * row and _three_kinds(readings).picture(1).shape[0] == 5 * row  # no empty 花 row
     with pytest.raises(tileset.ProfileError, match="'three' was told it has no flowers, so 1f is none of its tiles: to teach one, tell it"):
         flowerless.check_kinds(["1m", "1f"])
     with pytest.raises(tileset.ProfileError, match="learns faces: back is none"):

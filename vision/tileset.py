@@ -56,12 +56,12 @@ FORMAT = 3  # 3: each example's embeddings with its box moved (session 38); 2: w
 # box"), STEPS of gradient descent at RATE, in float32 (150 read as 300 did; 100 lost a photo).
 SCALE, RIDGE, STEPS, RATE = 10.0, 0.03, 150, 0.5
 # Each example is learnt from again with its box moved by up to MOVE of its width and
-# height and scaled by up to SCALED either way, MOVES ways drawn once (`MOVED`): the boxes a
+# height and scaled by up to RESIZE either way, MOVES ways drawn once (`MOVED`): the boxes a
 # detector draws round a set's tiles vary so, and one example a kind is then no single point
 # (models/README.md, "Examples moved in their box"). The file keeps the moved embeddings:
 # changing any of these or the draw's seed, bump FORMAT.
-MOVE, SCALED, MOVES = 0.1, 0.15, 32
-MOVED = np.random.default_rng(38).uniform((-MOVE, -MOVE, 1 - SCALED), (MOVE, MOVE, 1 + SCALED), (MOVES, 3))  # dx, dy, scale
+MOVE, RESIZE, MOVES = 0.1, 0.15, 32
+MOVED = np.random.default_rng(38).uniform((-MOVE, -MOVE, 1 - RESIZE), (MOVE, MOVE, 1 + RESIZE), (MOVES, 3))  # dx, dy, scale
 # How far a photo is the profile's set: the median over its face-up tiles of the nearest
 # example's cosine similarity, nothing at LIKE_NONE or less, the whole correction at LIKE_FULL
 # or more. On the unseen real set a set's own validation photos lie at 0.88-0.92 (10th to 90th
@@ -91,6 +91,7 @@ SHEET = "123456789m123456789p123456789s1234567z12345678f"  # the standard sheet'
 SHEET_WITHOUT_FLOWERS = SHEET[: SHEET.index("z") + 1]  # a set of 136 tiles: its 34 kinds in the first four rows
 _GROUP = re.compile(r"(\d+)([mpszf])")
 PICTURE_LABEL, PICTURE_GAP = 16, 8  # px: a kind's name above its examples, and a gap before the next kind
+SHEET_ROW = 9  # kinds in the sheet's longest row: a suit's one to nine
 
 
 class ProfileError(ValueError):
@@ -325,17 +326,21 @@ class Profile:
         return _learnt(self.kinds, *as_bytes)
 
     def picture(self, per_kind: int = 3) -> np.ndarray:
-        """What was learnt, RGB, laid out as the sheet is: a row per suit (萬 筒 條, the
-        honours, the flowers where the set has them), a cell per kind with its name above its first `per_kind`
-        examples side by side, as the face reader saw them; a kind without one, blank."""
+        """What was learnt, RGB, in the sheet's order: 萬 筒 條, the honours, the flowers
+        where the set has them, a cell per kind with its name above its first `per_kind`
+        examples side by side, as the face reader saw them; a kind without one, blank. A
+        suit takes lines of `SHEET_ROW` / `per_kind` kinds (rounded up): the sheet's rows
+        with one example a kind, and about as wide with more, so that a phone, which
+        narrows the picture to its width, shows each example as large."""
         if not self.kinds:
             return np.zeros((0, 0, 3), np.uint8)
-        size = self.crops.shape[1]
+        size, per_line = self.crops.shape[1], -(-SHEET_ROW // per_kind)
         cell_w, cell_h = size * per_kind + PICTURE_GAP, size + PICTURE_LABEL
-        rows = [row for suit in "mpszf" if (row := [k for k in self.faces if k.endswith(suit)])]
-        out = np.full((cell_h * len(rows), cell_w * max(map(len, rows)), 3), 255, np.uint8)
-        for r, row in enumerate(rows):
-            for c, kind in enumerate(row):
+        suits = [row for suit in "mpszf" if (row := [k for k in self.faces if k.endswith(suit)])]
+        lines = [row[i : i + per_line] for row in suits for i in range(0, len(row), per_line)]
+        out = np.full((cell_h * len(lines), cell_w * max(map(len, lines)), 3), 255, np.uint8)
+        for r, line in enumerate(lines):
+            for c, kind in enumerate(line):
                 x, y = c * cell_w, r * cell_h
                 cv2.putText(out, kind, (x + 2, y + PICTURE_LABEL - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1, cv2.LINE_AA)
                 seen = [crop for k, crop in zip(self.kinds, self.crops) if k == kind][:per_kind]
