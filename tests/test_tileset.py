@@ -106,20 +106,25 @@ def test_the_measurement_reads_each_photo_once_and_as_the_plain_detector_with_an
     what they print must be what a player's detector reads."""
     from datasets.scene import render
     from vision import reread
+    from vision.finder import TileFinder
+    from vision.network import TileNetwork
     from vision.training.profiles import remembering
 
     photos = [render({HELD_OUT: art[HELD_OUT]}, seed).image for seed in HANDS[:3]]
-    general, reads = reread.read, []
-    monkeypatch.setattr(reread, "read", lambda *a, **k: reads.append(1) or general(*a, **k))
+    alone, with_profile = ([learner.with_tileset(chosen).detect(img) for img in photos] for chosen in (None, profile))
+    runs = []
+
+    def spy(run, what):
+        return lambda *a, **k: runs.append(what) or run(*a, **k)
+
+    for owner, name, what in ((reread, "read", "readers"), (TileNetwork, "__call__", "detector"), (TileFinder, "__call__", "finder")):
+        monkeypatch.setattr(owner, name, spy(getattr(owner, name), what))
     remembers = remembering()
-    for chosen in (None, profile, None):
-        for img in photos:
-            assert remembers.with_tileset(chosen).detect(img) == learner.with_tileset(chosen).detect(img)
-    plain = len(reads)
-    reads.clear()
-    for img in photos:
-        remembers.with_tileset(profile).detect(img)
-    assert plain and not reads
+    assert [remembers.detect(img) for img in photos] == alone
+    assert set(runs) == {"readers", "detector", "finder"}  # the spies see every network
+    runs.clear()
+    assert [remembers.with_tileset(profile).detect(img) for img in photos] == with_profile
+    assert not runs  # the photos are not read again: only the profile's part is done anew
 
 
 @pytest.mark.shared("art")

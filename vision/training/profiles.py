@@ -85,7 +85,12 @@ def remembering(**readers):
 
         def boxes(self, img, config=None, windows=True):
             config = config or self.config
-            return self._kept(img, ("boxes", config, windows), lambda: super(Remembering, self).boxes(img, config, windows))
+            if not windows:  # only a squeeze's resized copy, kept by `boxes_at`
+                return super().boxes(img, config, windows)
+            return self._kept(img, ("boxes", config), lambda: super(Remembering, self).boxes(img, config))
+
+        def boxes_at(self, img, config, size):  # a squeeze: kept under the photo, not under its resized copy (a new one each time)
+            return self._kept(img, ("squeezed", config, size), lambda: super(Remembering, self).boxes_at(img, config, size))
 
         def named(self, img, found, config):
             if self.faces is None or not len(found):
