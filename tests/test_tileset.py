@@ -140,6 +140,37 @@ def test_a_kind_the_profile_lacks_keeps_the_general_readers_probability(profile)
     assert tileset.FACES[covered[int(again[0, covered].argmax())]] == "1m"  # the set's own 1m, as the correction reads it
 
 
+def test_a_player_correcting_as_they_read_teaches_each_misread_face_and_counts_the_photo_first(tmp_path, monkeypatch):
+    """`profiles --unseen-real-set`'s rows "corrected as read": what a player does on the
+    Check page, photo after photo."""
+    from vision.classes import CLASSES
+    from vision.detector import Tile
+    from vision.training.profiles import corrected_as_read
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    shown = []
+    for name in ("a", "b"):  # 100 x 100 photos, each of a 1m, a 2m and a tile face down
+        shown.append((np.zeros((100, 100, 3), np.uint8), tmp_path / "images" / f"{name}.jpg"))
+        labels = [(CLASSES.index("1m"), 0.15, 0.5), (CLASSES.index("2m"), 0.5, 0.5), (CLASSES.index("back"), 0.85, 0.5)]
+        (tmp_path / "labels" / f"{name}.txt").write_text("".join(f"{c} {x} {y} 0.2 0.4\n" for c, x, y in labels))
+    boxes = [(5.0, 30.0, 25.0, 70.0), (40.0, 30.0, 60.0, 70.0), (75.0, 30.0, 95.0, 70.0)]
+    learnt = []
+
+    class Reader:  # reads the 2m as a 3m until taught, the face down one as a 5z
+        def with_tileset(self, profile):
+            return self
+
+        def detect(self, img):
+            return [Tile(code, 0.9, box) for code, box in zip(("1m", "2m" if learnt else "3m", "5z"), boxes)]
+
+    monkeypatch.setattr(tileset, "teach", lambda profile, reader, img, box, kinds: learnt.append((box.tolist(), kinds)) or profile)
+    whole, later, corrections = corrected_as_read(Reader(), tileset.empty("mine"), shown)
+    assert learnt == [([list(boxes[1])], ["2m"])] and corrections == 1
+    assert whole.counts["photos"] == 2 and whole.counts["right"] == 1 + 2  # the first photo counted as read before its 2m was taught
+    assert later.counts["photos"] == 1 and later.counts["right"] == 2
+
+
 def test_tiles_are_taken_rows_top_to_bottom_each_left_to_right():
     # two rows, the second a little tilted; given shuffled
     boxes = np.array([[0, 0, 10, 14], [12, 1, 22, 15], [24, 3, 34, 17], [0, 30, 10, 44], [12, 27, 22, 41]], float)
