@@ -171,6 +171,18 @@ def test_a_player_correcting_as_they_read_teaches_each_misread_face_and_counts_t
     assert later.counts["photos"] == 1 and later.counts["right"] == 2
 
 
+def test_the_readers_hash_follows_the_face_reader_file_as_it_changes(tmp_path):
+    import hashlib
+    import os
+
+    reader = tmp_path / "faces.onnx"
+    reader.write_bytes(b"one reader")
+    assert tileset.readers_hash(reader) == hashlib.sha256(b"one reader").hexdigest()
+    reader.write_bytes(b"another one")
+    os.utime(reader, ns=(1, 1))  # however the clock stands, a new size or time is a new file
+    assert tileset.readers_hash(reader) == hashlib.sha256(b"another one").hexdigest()
+
+
 def test_tiles_are_taken_rows_top_to_bottom_each_left_to_right():
     # two rows, the second a little tilted; given shuffled
     boxes = np.array([[0, 0, 10, 14], [12, 1, 22, 15], [24, 3, 34, 17], [0, 30, 10, 44], [12, 27, 22, 41]], float)

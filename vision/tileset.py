@@ -111,8 +111,16 @@ def folder() -> Path:
 
 
 def readers_hash(faces: Path = DEFAULT_FACES) -> str:
-    """What a profile's embeddings depend on: the SHA-256 of the face reader file."""
-    return hashlib.sha256(Path(faces).read_bytes()).hexdigest()
+    """What a profile's embeddings depend on: the SHA-256 of the face reader file, hashed
+    again only when the file changes (its size or time): every photo read with a set, in
+    the app or a measurement, checks it when the set is loaded and again when chosen."""
+    stat = Path(faces).stat()
+    return _file_hash(str(Path(faces).resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=8)
+def _file_hash(path: str, size: int, mtime_ns: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def kinds_of(tiles: str) -> list[str]:
